@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "DatasyncStreams",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  products: [
+    .library(name: "Streams", targets: ["Streams"]),
+    .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+    .library(name: "Datasync", targets: ["Datasync"]),
+    .library(name: "DatasyncStreams", targets: ["DatasyncStreams"]),
+    .executable(name: "datasync", targets: ["datasync"]),
+    .executable(name: "datasync-bench", targets: ["Benchmarks"]),
+    .executable(name: "Playgrounds", targets: ["Playgrounds"]),
+  ],
+  targets: [
+    .target(name: "Streams"),
+    .target(name: "StreamsTesting", dependencies: ["Streams"]),
+    .target(name: "Datasync"),
+    .target(name: "DatasyncStreams", dependencies: ["Streams", "Datasync"]),
+    .executableTarget(name: "datasync", dependencies: ["Datasync", "DatasyncStreams", "Streams"]),
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: ["Streams", "StreamsTesting", "Datasync", "DatasyncStreams"]
+    ),
+    .executableTarget(
+      name: "Playgrounds",
+      dependencies: ["Streams", "StreamsTesting", "Datasync", "DatasyncStreams"],
+      path: "Playgrounds"
+    ),
+    .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
+    .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+    .testTarget(name: "DatasyncTests", dependencies: ["Datasync"]),
+    .testTarget(
+      name: "DatasyncStreamsTests",
+      dependencies: ["DatasyncStreams", "Datasync", "Streams", "StreamsTesting"]
+    ),
+    .testTarget(name: "PlaygroundsTests", dependencies: ["Playgrounds"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import Datasync
+import Streams
