@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "DatasyncStreams",
-  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),

@@ -1,0 +1,24 @@
+/// A type that can deliver a sequence of values over time to subscribers.
+///
+/// A publisher delivers values only as far as its subscriber's demand allows, then at most one
+/// completion, and nothing after a completion or after its subscription was cancelled.
+public protocol Publisher<Output, Failure> {
+  /// The kind of values this publisher delivers.
+  associatedtype Output
+  /// The kind of error this publisher may fail with; `Never` when it cannot fail.
+  associatedtype Failure: Error
+
+  /// Attaches a subscriber: the publisher calls its `receive(subscription:)` once, then delivers.
+  ///
+  /// Operators implement this; users call ``Publisher/subscribe(_:)-(Subscriber)``.
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+}
+
+extension Publisher {
+  /// Attaches `subscriber` to this publisher.
+  @inlinable
+  public func subscribe<S: Subscriber>(_ subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    receive(subscriber: subscriber)
+  }
+}

@@ -1,0 +1,81 @@
+extension Publisher {
+  /// Transforms every value with `transform`.
+  ///
+  /// Stateless and lock-free: demand and cancellation pass straight through to the upstream.
+  ///
+  /// ```swift
+  /// let cancellable = (1...3).publisher.map { $0 * 10 }.sink { print($0) }   // 10, 20, 30
+  /// ```
+  @inlinable
+  public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+    Publishers.Map(upstream: self, transform: transform)
+  }
+
+  /// Replaces every value with the value at `keyPath`.
+  @inlinable
+  public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.Map<Self, T> {
+    Publishers.Map(upstream: self) { $0[keyPath: keyPath] }
+  }
+}
+
+extension Publishers.Map {
+  /// Fuses two consecutive maps into one.
+  @inlinable
+  public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+    let first = transform
+    return Publishers.Map(upstream: upstream) { next(first($0)) }
+  }
+}
+
+extension Publishers {
+  /// A publisher that transforms every value of its upstream.
+  public struct Map<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher whose values are transformed.
+    public let upstream: Upstream
+    /// The transformation.
+    public let transform: (Upstream.Output) -> Output
+
+    @inlinable
+    public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+      self.upstream = upstream
+      self.transform = transform
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+    }
+
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let transform: (Upstream.Output) -> Output
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable
+      init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+        self.downstream = downstream
+        self.transform = transform
+      }
+
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        downstream.receive(transform(input))
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/// A subject that holds a current value and gives it to each new subscriber.
+///
+/// A new subscriber receives the current value as soon as it requests demand, then every later
+/// value it has demand for. `value` can be read and written from any thread; writing it sends.
+/// Subscribers are served in subscription order; calls into one subscriber never overlap.
+///
+/// ```swift
+/// let count = CurrentValueSubject<Int, Never>(0)
+/// let cancellable = count.sink { print($0) }   // prints 0
+/// count.value += 1                              // prints 1
+/// ```
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  private let core = SubjectCore<Output, Failure>()
+  // Protected by `core`'s lock: the current value and the sequence number of the send that set it.
+  private var current: Output
+  private var currentSequence: UInt64 = 0
+
+  /// A subject holding `value`.
+  public init(_ value: Output) {
+    current = value
+  }
+
+  /// The current value; setting it sends the new value to subscribers.
+  public var value: Output {
+    get { core.withLock { current } }
+    set { send(newValue) }
+  }
+
+  public func send(_ value: Output) {
+    guard
+      let (conduits, sequence) = core.prepareSend({ sequence in
+        current = value
+        currentSequence = sequence
+      })
+    else { return }
+    for conduit in conduits {
+      conduit.offer(value, sequence: sequence)
+    }
+  }
+
+  public func send(completion: Subscribers.Completion<Failure>) {
+    for conduit in core.complete(completion) {
+      conduit.finish(completion)
+    }
+  }
+
+  public func send(subscription: any Subscription) {
+    if core.addUpstream(subscription) {
+      subscription.request(.unlimited)
+    } else {
+      subscription.cancel()
+    }
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let conduit = SubjectSubscription(
+      downstream: subscriber, owner: self, replaysCurrentValue: true)
+    if let completion = core.attach(conduit) {
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: completion)
+      return
+    }
+    conduit.start()
+  }
+}
+
+extension CurrentValueSubject: SubjectConduitOwner {
+  func detach(_ conduit: ObjectIdentifier) {
+    core.detach(conduit)
+  }
+
+  func currentValue() -> (value: Output, sequence: UInt64)? {
+    core.withLock { (current, currentSequence) }
+  }
+}

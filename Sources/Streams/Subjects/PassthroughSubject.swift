@@ -1,0 +1,59 @@
+/// A subject that broadcasts values to its current subscribers; it keeps no value.
+///
+/// `send(_:)` may be called from any thread. Each subscriber gets the value only if it has
+/// outstanding demand (otherwise the value is dropped for it), subscribers are served in
+/// subscription order, and calls into one subscriber never overlap. After a completion, new
+/// subscribers receive that completion at once.
+///
+/// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
+/// let cancellable = subject.sink { print($0) }
+/// subject.send(1)   // prints 1
+/// ```
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  // `core` is itself lock-protected; this class has no other mutable state.
+  private let core = SubjectCore<Output, Failure>()
+
+  /// A subject without subscribers.
+  public init() {}
+
+  public func send(_ value: Output) {
+    guard let (conduits, _) = core.prepareSend({ _ in }) else { return }
+    for conduit in conduits {
+      conduit.offer(value, sequence: 0)
+    }
+  }
+
+  public func send(completion: Subscribers.Completion<Failure>) {
+    for conduit in core.complete(completion) {
+      conduit.finish(completion)
+    }
+  }
+
+  public func send(subscription: any Subscription) {
+    if core.addUpstream(subscription) {
+      subscription.request(.unlimited)
+    } else {
+      subscription.cancel()
+    }
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let conduit = SubjectSubscription(
+      downstream: subscriber, owner: self, replaysCurrentValue: false)
+    if let completion = core.attach(conduit) {
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: completion)
+      return
+    }
+    conduit.start()
+  }
+}
+
+extension PassthroughSubject: SubjectConduitOwner {
+  func detach(_ conduit: ObjectIdentifier) {
+    core.detach(conduit)
+  }
+
+  func currentValue() -> (value: Output, sequence: UInt64)? { nil }
+}

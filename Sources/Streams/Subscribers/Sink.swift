@@ -1,0 +1,102 @@
+extension Subscribers {
+  /// A subscriber that requests unlimited values and hands each one to a closure.
+  ///
+  /// Values take no lock: the closure is called directly. On completion the closures are released
+  /// (so a closure capturing its owner does not keep it alive); `cancel()` cancels the upstream and
+  /// is thread-safe and idempotent.
+  public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable,
+    CustomStringConvertible
+  {
+    // `receiveValue` and `receiveCompletion` are only touched by the serialised calls of the
+    // upstream (values, then completion), never concurrently. `lock` protects `upstream` and `state`.
+    @usableFromInline internal var receiveValue: ((Input) -> Void)?
+    @usableFromInline internal var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    private let lock = StreamsLock()
+    private var upstream: (any Subscription)?
+    private var state = State.waiting
+
+    private enum State {
+      case waiting, subscribed, terminated
+    }
+
+    /// A sink calling `receiveCompletion` once at the end and `receiveValue` for every value.
+    public init(
+      receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+      receiveValue: @escaping (Input) -> Void
+    ) {
+      self.receiveCompletion = receiveCompletion
+      self.receiveValue = receiveValue
+    }
+
+    public var description: String { "Sink" }
+
+    public func receive(subscription: any Subscription) {
+      lock.lock()
+      guard state == .waiting else {
+        lock.unlock()
+        subscription.cancel()
+        return
+      }
+      state = .subscribed
+      upstream = subscription
+      lock.unlock()
+      subscription.request(.unlimited)
+    }
+
+    @inlinable
+    public func receive(_ input: Input) -> Subscribers.Demand {
+      receiveValue?(input)
+      return .none
+    }
+
+    public func receive(completion: Subscribers.Completion<Failure>) {
+      lock.lock()
+      let isLive = state != .terminated
+      state = .terminated
+      upstream = nil
+      lock.unlock()
+      let receiveCompletion = self.receiveCompletion
+      self.receiveCompletion = nil
+      receiveValue = nil
+      if isLive {
+        receiveCompletion?(completion)
+      }
+    }
+
+    public func cancel() {
+      lock.lock()
+      let upstream = self.upstream
+      self.upstream = nil
+      state = .terminated
+      lock.unlock()
+      upstream?.cancel()
+    }
+  }
+}
+
+extension Publisher {
+  /// Attaches a subscriber that calls `receiveValue` for every value and `receiveCompletion` at
+  /// the end; keep the returned cancellable for as long as values should arrive.
+  ///
+  /// ```swift
+  /// let cancellable = (1...3).publisher
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  public func sink(
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    let sink = Subscribers.Sink<Output, Failure>(
+      receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    subscribe(sink)
+    return AnyCancellable(sink)
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Attaches a subscriber that calls `receiveValue` for every value of a publisher that cannot
+  /// fail.
+  public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+    sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+  }
+}
