@@ -102,11 +102,10 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     demand += newDemand
     var replay: Output?
     if wantsCurrentValue, let owner {
+      // Read under this lock (the owner never takes a conduit's lock while holding its own), so
+      // that no concurrent offer slips between the demand and the replayed value.
       wantsCurrentValue = false
-      lock.unlock()
-      let current = owner.currentValue()
-      lock.lock()
-      if let current, self.downstream != nil {
+      if let current = owner.currentValue() {
         replayedSequence = current.sequence
         replay = current.value
         demand -= 1

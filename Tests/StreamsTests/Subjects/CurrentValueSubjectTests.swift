@@ -1,0 +1,67 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct CurrentValueSubjectTests {
+  @Test func replaysCurrentValueOnFirstDemand() {
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+    subject.subscribe(recorder)
+    #expect(recorder.values.isEmpty)
+    subject.send(2)
+    recorder.request(.max(1))
+    #expect(recorder.values == [2])
+    subject.send(3)
+    #expect(recorder.values == [2])
+    recorder.request(.max(5))
+    subject.send(4)
+    #expect(recorder.values == [2, 4])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func valueReadsAndWrites() {
+    let subject = CurrentValueSubject<String, Never>("a")
+    var received: [String] = []
+    let cancellable = subject.sink { received.append($0) }
+    subject.value = "b"
+    subject.value += "c"
+    #expect(subject.value == "bc")
+    #expect(received == ["a", "b", "bc"])
+    withExtendedLifetime(cancellable) {}
+  }
+
+  @Test func completionIgnoresLaterSends() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.subscribe(recorder)
+    subject.send(completion: .finished)
+    subject.send(9)
+    #expect(recorder.values == [0])
+    #expect(recorder.completion == .finished)
+    let late = RecordingSubscriber<Int, Never>()
+    subject.subscribe(late)
+    #expect(late.values.isEmpty)
+    #expect(late.completion == .finished)
+  }
+
+  @Test func concurrentSendsNeverDuplicateTheReplayedValue() {
+    for _ in 0..<50 {
+      let subject = CurrentValueSubject<Int, Never>(0)
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+      subject.subscribe(recorder)
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 {
+          for value in 1...200 { subject.send(value) }
+        } else {
+          recorder.request(.unlimited)
+        }
+      }
+      let values = recorder.values
+      #expect(values == values.sorted())
+      #expect(Set(values).count == values.count)
+      #expect(values.last == 200)
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct PassthroughSubjectTests {
+  @Test func deliversToSubscribersInSubscriptionOrder() {
+    let subject = PassthroughSubject<Int, Never>()
+    var log: [String] = []
+    var cancellables: [AnyCancellable] = []
+    for name in ["a", "b", "c", "d", "e"] {
+      subject.sink { log.append("\(name)\($0)") }.store(in: &cancellables)
+    }
+    subject.send(1)
+    subject.send(2)
+    #expect(log == ["a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2"])
+  }
+
+  @Test func dropsValuesWithoutDemand() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(recorder)
+    subject.send(1)
+    subject.send(2)
+    recorder.request(.max(1))
+    subject.send(3)
+    #expect(recorder.values == [1, 3])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func completesSubscribersAndLateSubscribers() {
+    let subject = PassthroughSubject<Int, TestError>()
+    let early = RecordingSubscriber<Int, TestError>()
+    subject.subscribe(early)
+    subject.send(completion: .failure(TestError(id: 1)))
+    subject.send(5)
+    let late = RecordingSubscriber<Int, TestError>()
+    subject.subscribe(late)
+    #expect(early.completion == .failure(TestError(id: 1)))
+    #expect(early.values.isEmpty)
+    #expect(late.isSubscribed)
+    #expect(late.completion == .failure(TestError(id: 1)))
+  }
+
+  @Test func cancelStopsDeliveryAndReleasesSubscriber() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakRecorder: RecordingSubscriber<Int, Never>?
+    do {
+      let recorder = RecordingSubscriber<Int, Never>()
+      weakRecorder = recorder
+      subject.subscribe(recorder)
+      subject.send(1)
+      recorder.cancel()
+      subject.send(2)
+      #expect(recorder.values == [1])
+    }
+    #expect(weakRecorder == nil)
+  }
+
+  @Test func cancelFromInsideReceive() {
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    var cancellable: AnyCancellable?
+    cancellable = subject.sink {
+      received.append($0)
+      cancellable?.cancel()
+    }
+    subject.send(1)
+    subject.send(2)
+    #expect(received == [1])
+  }
+
+  @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = subject.sink { value in
+      received.append(value)
+      if value == 1 { subject.send(2) }
+      received.append(-value)
+    }
+    subject.send(1)
+    #expect(received == [1, -1, 2, -2])
+    withExtendedLifetime(cancellable) {}
+  }
+
+  @Test func forwardsAnUpstreamPublisherIntoTheSubject() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.subscribe(recorder)
+    let forwarding = (1...3).publisher.subscribe(subject)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .finished)
+    forwarding.cancel()
+  }
+
+  @Test func concurrentSendsJoinsAndCancelsKeepTheContract() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorders = (0..<8).map { index in
+      RecordingSubscriber<Int, Never>(
+        initialDemand: .max(index + 1), demandPerValue: index.isMultiple(of: 2) ? .max(1) : .none)
+    }
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      subject.subscribe(recorders[thread])
+      for value in 0..<2_000 {
+        subject.send(thread * 10_000 + value)
+        if value == 1_000 && thread.isMultiple(of: 3) {
+          recorders[thread].cancel()
+        }
+      }
+    }
+    subject.send(completion: .finished)
+    for (index, recorder) in recorders.enumerated() {
+      #expect(recorder.violations.isEmpty)
+      if !index.isMultiple(of: 2) {
+        #expect(recorder.values.count <= index + 1)
+      }
+    }
+  }
+}
+
+struct TestError: Error, Equatable {
+  let id: Int
+}

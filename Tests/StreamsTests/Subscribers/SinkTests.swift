@@ -1,0 +1,75 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct SinkTests {
+  final class Owner {
+    var cancellables = Set<AnyCancellable>()
+    var received: [Int] = []
+    var title = ""
+  }
+
+  @Test func receivesValuesAndCompletion() {
+    var values: [Int] = []
+    var completion: Subscribers.Completion<TestError>?
+    let subject = PassthroughSubject<Int, TestError>()
+    let cancellable = subject.sink(
+      receiveCompletion: { completion = $0 }, receiveValue: { values.append($0) })
+    subject.send(1)
+    subject.send(completion: .failure(TestError(id: 2)))
+    #expect(values == [1])
+    #expect(completion == .failure(TestError(id: 2)))
+    withExtendedLifetime(cancellable) {}
+  }
+
+  @Test func cancelCancelsUpstream() {
+    let upstream = ManualPublisher<Int, Never>()
+    let cancellable = upstream.sink { _ in }
+    #expect(upstream.requestedDemand == .unlimited)
+    cancellable.cancel()
+    cancellable.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func completionReleasesClosuresSoOwnersAreFreed() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakOwner: Owner?
+    do {
+      let owner = Owner()
+      weakOwner = owner
+      subject.sink { owner.received.append($0) }.store(in: &owner.cancellables)
+      subject.send(1)
+      #expect(owner.received == [1])
+    }
+    #expect(weakOwner != nil)
+    subject.send(completion: .finished)
+    #expect(weakOwner == nil)
+  }
+
+  @Test func assignWritesToTheProperty() {
+    let owner = Owner()
+    let subject = PassthroughSubject<String, Never>()
+    let cancellable = subject.assign(to: \.title, on: owner)
+    subject.send("a")
+    subject.send("b")
+    #expect(owner.title == "b")
+    cancellable.cancel()
+    subject.send("c")
+    #expect(owner.title == "b")
+  }
+
+  @Test func assignReleasesTheObjectOnCompletion() {
+    let subject = PassthroughSubject<String, Never>()
+    weak var weakOwner: Owner?
+    var cancellable: AnyCancellable?
+    do {
+      let owner = Owner()
+      weakOwner = owner
+      cancellable = subject.assign(to: \.title, on: owner)
+    }
+    #expect(weakOwner != nil)
+    subject.send(completion: .finished)
+    #expect(weakOwner == nil)
+    withExtendedLifetime(cancellable) {}
+  }
+}
