@@ -1,0 +1,148 @@
+/// The subscriber behind `values(bufferingPolicy:)`: it requests unlimited values and keeps them,
+/// as its policy says, until the awaiting task takes them.
+internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Cancellable,
+  @unchecked Sendable
+{
+  typealias Step = Result<Input?, Failure>
+  typealias Waiter = UnsafeContinuation<UnsafeTransfer<Step>, Never>
+
+  private let policy: AsyncBufferingPolicy
+  private let lock = StreamsLock()
+  // Protected by `lock`: the upstream subscription, the awaiting task, the kept values (from
+  // `head` on), the completion not yet handed out, and whether the sequence ended.
+  private var subscription: (any Subscription)?
+  private var waiter: Waiter?
+  private var buffer: [Input] = []
+  private var head = 0
+  private var completion: Subscribers.Completion<Failure>?
+  private var isTerminated = false
+
+  init(policy: AsyncBufferingPolicy) {
+    self.policy = policy
+  }
+
+  private var bufferedCount: Int { buffer.count - head }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard self.subscription == nil, !isTerminated, completion == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    self.subscription = subscription
+    lock.unlock()
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    if isTerminated || completion != nil {
+      lock.unlock()
+      return .none
+    }
+    if let waiter {
+      self.waiter = nil
+      lock.unlock()
+      waiter.resume(returning: UnsafeTransfer(.success(input)))
+      return .none
+    }
+    switch policy {
+    case .unbounded:
+      buffer.append(input)
+    case .bufferingOldest(let limit):
+      if bufferedCount < limit { buffer.append(input) }
+    case .bufferingNewest(let limit):
+      guard limit > 0 else { break }
+      if bufferedCount == limit { head += 1 }
+      buffer.append(input)
+      compact()
+    }
+    lock.unlock()
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard !isTerminated, self.completion == nil else {
+      lock.unlock()
+      return
+    }
+    subscription = nil
+    guard let waiter else {
+      self.completion = completion
+      lock.unlock()
+      return
+    }
+    self.waiter = nil
+    isTerminated = true
+    lock.unlock()
+    switch completion {
+    case .finished: waiter.resume(returning: UnsafeTransfer(.success(nil)))
+    case .failure(let error): waiter.resume(returning: UnsafeTransfer(.failure(error)))
+    }
+  }
+
+  /// Takes the oldest kept value, or waits for one; nil at the end, a failure once.
+  func next(isolation actor: isolated (any Actor)? = #isolation) async -> Step {
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (waiter: Waiter) in
+        lock.lock()
+        if bufferedCount > 0 {
+          let value = buffer[head]
+          head += 1
+          compact()
+          lock.unlock()
+          waiter.resume(returning: UnsafeTransfer(.success(value)))
+          return
+        }
+        if isTerminated {
+          lock.unlock()
+          waiter.resume(returning: UnsafeTransfer(.success(nil)))
+          return
+        }
+        if let completion {
+          self.completion = nil
+          isTerminated = true
+          lock.unlock()
+          switch completion {
+          case .finished: waiter.resume(returning: UnsafeTransfer(.success(nil)))
+          case .failure(let error): waiter.resume(returning: UnsafeTransfer(.failure(error)))
+          }
+          return
+        }
+        self.waiter = waiter
+        lock.unlock()
+      }.value
+    } onCancel: {
+      cancel()
+    }
+  }
+
+  /// Drops consumed slots once they make up half the storage. Called with the lock held.
+  private func compact() {
+    if head == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head > 32 && head * 2 > buffer.count {
+      buffer.removeFirst(head)
+      head = 0
+    }
+  }
+
+  func cancel() {
+    lock.lock()
+    let subscription = self.subscription
+    let waiter = self.waiter
+    let dropped = buffer
+    self.subscription = nil
+    self.waiter = nil
+    buffer = []
+    head = 0
+    isTerminated = true
+    lock.unlock()
+    subscription?.cancel()
+    waiter?.resume(returning: UnsafeTransfer(.success(nil)))
+    withExtendedLifetime(dropped) {}
+  }
+}

@@ -1,0 +1,51 @@
+extension Publisher {
+  /// The values of this publisher as an `AsyncSequence` that throws the publisher's failure.
+  ///
+  /// ```swift
+  /// for try await event in node.streams.events(to: .childAddition).values { print(event.key) }
+  /// ```
+  public var values: AsyncThrowingPublisher<Self> {
+    AsyncThrowingPublisher(self)
+  }
+}
+
+/// The values of a publisher that can fail, as an `AsyncSequence` whose iterator throws the
+/// failure.
+///
+/// Making the iterator subscribes (lazily, not before); each `next()` requests exactly one value
+/// and waits for it. The loop ends when the publisher finishes, and throws when it fails (once;
+/// later calls return nil). Cancelling the task, or leaving the loop, cancels the upstream
+/// subscription; a cancelled loop ends without error.
+public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
+  public typealias Element = Upstream.Output
+  public typealias Failure = Upstream.Failure
+
+  private let upstream: Upstream
+
+  /// The values of `publisher`.
+  public init(_ publisher: Upstream) {
+    upstream = publisher
+  }
+
+  public func makeAsyncIterator() -> Iterator {
+    let channel = AsyncDemandChannel<Element, Failure>()
+    upstream.subscribe(channel)
+    return Iterator(channel: channel, lifetime: AsyncIteratorLifetime(channel))
+  }
+
+  /// Iterates over the publisher's values one demand at a time.
+  public struct Iterator: AsyncIteratorProtocol {
+    fileprivate let channel: AsyncDemandChannel<Element, Failure>
+    fileprivate let lifetime: AsyncIteratorLifetime
+
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: nil)
+    }
+
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
+      -> Element?
+    {
+      try await channel.next(isolation: actor).get()
+    }
+  }
+}
