@@ -409,14 +409,12 @@ final class ClientCore: @unchecked Sendable {
       let valueRecord = EventRecord(
         eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
         acked: !pending.overlaps(view.path))
-      for subscription in view.subscriptions {
-        if subscription.eventType.isValueType {
-          if diff.valueChanged && subscription.wants(.valueChange) {
-            subscription.enqueue([valueRecord])
-          }
-        } else {
-          subscription.enqueue(childRecords.filter { subscription.wants($0.eventType) })
-        }
+      for subscription in view.subscriptions where !subscription.eventType.isValueType {
+        subscription.enqueue(childRecords.filter { subscription.wants($0.eventType) })
+      }
+      guard diff.valueChanged else { continue }
+      for subscription in view.subscriptions where subscription.wants(.valueChange) {
+        subscription.enqueue([valueRecord])
       }
     }
   }
