@@ -111,3 +111,20 @@ func describe(_ event: DatasyncEvent) -> String {
   default: return "=\(event.value.json)"
   }
 }
+
+/// A value shared by test threads.
+final class Shared<Value>: @unchecked Sendable {
+  /// Protects `value`.
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func update<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.withLock { body(&value) }
+  }
+
+  var current: Value { lock.withLock { value } }
+}
