@@ -128,3 +128,45 @@ final class Shared<Value>: @unchecked Sendable {
 
   var current: Value { lock.withLock { value } }
 }
+
+/// Records only summaries of events (see `describe`), so that it keeps no node, manager or
+/// subscription alive.
+final class SummaryRecorder: @unchecked Sendable {
+  /// Protects `summaries` and `completions`.
+  private let condition = NSCondition()
+  private var summaries: [String] = []
+  private var completions: [DatasyncSubscriptionCompletion] = []
+
+  func record(_ event: DatasyncEvent) {
+    let summary = describe(event)
+    condition.withLock {
+      summaries.append(summary)
+      condition.broadcast()
+    }
+  }
+
+  func complete(_ completion: DatasyncSubscriptionCompletion) {
+    condition.withLock {
+      completions.append(completion)
+      condition.broadcast()
+    }
+  }
+
+  var recorded: [String] { condition.withLock { summaries } }
+  var recordedCompletions: [DatasyncSubscriptionCompletion] { condition.withLock { completions } }
+
+  /// Waits (at most `timeout` seconds) until `count` events and `completionCount` completions
+  /// were recorded.
+  @discardableResult
+  func wait(events count: Int, completions completionCount: Int = 0, timeout: TimeInterval = 10)
+    -> Bool
+  {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while summaries.count < count || completions.count < completionCount {
+      if !condition.wait(until: deadline) { return false }
+    }
+    return true
+  }
+}
