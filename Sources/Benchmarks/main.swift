@@ -1,1 +1,4 @@
-print("datasync-bench")
+let harness = BenchmarkHarness(arguments: CommandLine.arguments)
+print(
+  "datasync-bench\(harness.isQuick ? " (quick)" : "") — best of 3 rounds, release build expected")
+await StreamsAsyncBenchmarks.run(harness)

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Runs benchmark cases and prints one line per case: name, ns per operation, and a ratio where a
+/// case is compared to a floor measured in the same run.
+///
+/// Each case body is run `iterations` times per round after a warm-up; the best of three rounds
+/// is reported, which keeps the figures stable on a shared machine. `--quick` divides iterations
+/// by 20 for a smoke run; `--filter TEXT` runs only the cases whose name contains TEXT.
+final class BenchmarkHarness {
+  let isQuick: Bool
+  private let filter: String?
+  private let nameWidth = 58
+
+  init(arguments: [String]) {
+    isQuick = arguments.contains("--quick")
+    if let index = arguments.firstIndex(of: "--filter"), index + 1 < arguments.count {
+      filter = arguments[index + 1]
+    } else {
+      filter = nil
+    }
+  }
+
+  /// Whether a case of this name runs in this invocation.
+  func includes(_ name: String) -> Bool {
+    filter.map { name.localizedCaseInsensitiveContains($0) } ?? true
+  }
+
+  /// Scales an iteration count for a quick run.
+  func scaled(_ iterations: Int) -> Int {
+    isQuick ? max(1, iterations / 20) : iterations
+  }
+
+  /// Measures `body`, run `iterations` times, and returns nanoseconds per run.
+  @discardableResult
+  func measure(_ name: String, iterations: Int, _ body: () -> Void) -> Double {
+    guard includes(name) else { return .nan }
+    let count = scaled(iterations)
+    for _ in 0..<max(1, count / 10) { body() }
+    var best = Double.infinity
+    for _ in 0..<3 {
+      let start = DispatchTime.now().uptimeNanoseconds
+      for _ in 0..<count { body() }
+      let elapsed = DispatchTime.now().uptimeNanoseconds - start
+      best = min(best, Double(elapsed) / Double(count))
+    }
+    report(name, value: best, unit: "ns/op")
+    return best
+  }
+
+  /// Measures one run of `body` that performs `operations` operations; returns ns per operation.
+  @discardableResult
+  func measureBatch(_ name: String, operations: Int, _ body: () -> Void) -> Double {
+    guard includes(name) else { return .nan }
+    body()
+    var best = Double.infinity
+    for _ in 0..<3 {
+      let start = DispatchTime.now().uptimeNanoseconds
+      body()
+      let elapsed = DispatchTime.now().uptimeNanoseconds - start
+      best = min(best, Double(elapsed) / Double(operations))
+    }
+    report(name, value: best, unit: "ns/op")
+    return best
+  }
+
+  /// Measures one run of the async `body` performing `operations` operations; ns per operation.
+  @discardableResult
+  func measureAsyncBatch(_ name: String, operations: Int, _ body: () async -> Void) async -> Double
+  {
+    guard includes(name) else { return .nan }
+    await body()
+    var best = Double.infinity
+    for _ in 0..<3 {
+      let start = DispatchTime.now().uptimeNanoseconds
+      await body()
+      let elapsed = DispatchTime.now().uptimeNanoseconds - start
+      best = min(best, Double(elapsed) / Double(operations))
+    }
+    report(name, value: best, unit: "ns/op")
+    return best
+  }
+
+  /// Prints a measured figure.
+  func report(_ name: String, value: Double, unit: String, note: String = "") {
+    let padded = name.padding(toLength: max(name.count, nameWidth), withPad: " ", startingAt: 0)
+    let figure = String(format: "%12.1f", value)
+    print("\(padded) \(figure) \(unit)\(note.isEmpty ? "" : "  " + note)")
+  }
+
+  /// Prints a ratio between two measured figures and whether it meets its goal.
+  func reportRatio(_ name: String, _ value: Double, _ floor: Double, goal: Double) {
+    guard value.isFinite, floor.isFinite, floor > 0 else { return }
+    let ratio = value / floor
+    report(
+      name, value: ratio, unit: "x",
+      note: ratio <= goal ? "(goal <= \(goal): met)" : "(goal <= \(goal): NOT met)")
+  }
+}
+
+/// Keeps a value alive and opaque to the optimiser, so measured work is not removed.
+@inline(never)
+func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
