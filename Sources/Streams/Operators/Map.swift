@@ -16,6 +16,35 @@ extension Publisher {
   public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.Map<Self, T> {
     Publishers.Map(upstream: self) { $0[keyPath: keyPath] }
   }
+
+  /// Replaces every value with the pair of values at `keyPath0` and `keyPath1`.
+  @inlinable
+  public func map<T0, T1>(
+    _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
+  ) -> Publishers.Map<Self, (T0, T1)> {
+    Publishers.Map(upstream: self) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }
+  }
+
+  /// Replaces every value with the triple of values at `keyPath0`, `keyPath1` and `keyPath2`.
+  @inlinable
+  public func map<T0, T1, T2>(
+    _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>,
+    _ keyPath2: KeyPath<Output, T2>
+  ) -> Publishers.Map<Self, (T0, T1, T2)> {
+    Publishers.Map(upstream: self) {
+      ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+    }
+  }
+
+  /// Replaces every nil value with `output`.
+  ///
+  /// ```swift
+  /// let cancellable = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0) }  // 1, 0, 3
+  /// ```
+  @inlinable
+  public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+    Publishers.Map(upstream: self) { $0 ?? output }
+  }
 }
 
 extension Publishers.Map {
