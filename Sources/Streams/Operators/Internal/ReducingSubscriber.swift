@@ -52,6 +52,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     case awaitingSubscription
     case reducing(any Subscription)
     case awaitingDemand(Logic.Output)
+    case delivering
     case terminated
   }
 
@@ -119,18 +120,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     lock.lock()
     switch status {
     case .awaitingDemand(let result):
-      let downstream = self.downstream
-      status = .terminated
-      self.downstream = nil
+      status = .delivering
       lock.unlock()
-      if let downstream {
-        _ = downstream.receive(result)
-        downstream.receive(completion: .finished)
-      }
+      finish(delivering: result)
     case .awaitingSubscription, .reducing:
       hasDemand = true
       lock.unlock()
-    case .terminated:
+    case .delivering, .terminated:
       lock.unlock()
     }
   }
@@ -141,7 +137,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     let upstream: (any Subscription)?
     switch status {
     case .reducing(let subscription): upstream = subscription
-    case .awaitingDemand: upstream = nil
+    case .awaitingDemand, .delivering: upstream = nil
     case .awaitingSubscription, .terminated:
       lock.unlock()
       return
@@ -170,15 +166,40 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       }
       return
     }
-    status = .terminated
-    self.downstream = nil
+    guard let result else {
+      status = .terminated
+      self.downstream = nil
+      lock.unlock()
+      if cancellingUpstream {
+        upstream.cancel()
+      }
+      downstream.receive(completion: .finished)
+      return
+    }
+    status = .delivering
     lock.unlock()
     if cancellingUpstream {
       upstream.cancel()
     }
-    if let result {
-      _ = downstream.receive(result)
+    finish(delivering: result)
+  }
+
+  /// Delivers the result, then `.finished` unless the downstream cancelled while receiving it.
+  @inlinable
+  func finish(delivering result: Logic.Output) {
+    lock.lock()
+    let downstream = self.downstream
+    lock.unlock()
+    guard let downstream else { return }
+    _ = downstream.receive(result)
+    lock.lock()
+    guard case .delivering = status else {
+      lock.unlock()
+      return
     }
+    status = .terminated
+    self.downstream = nil
+    lock.unlock()
     downstream.receive(completion: .finished)
   }
 

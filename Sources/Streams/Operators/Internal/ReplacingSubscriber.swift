@@ -16,6 +16,7 @@ internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Sub
     case awaitingSubscription
     case subscribed(any Subscription)
     case awaitingDemand
+    case delivering
     case terminated
   }
 
@@ -95,15 +96,31 @@ internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Sub
       lock.unlock()
       return
     }
+    guard let replaced else {
+      status = .delivering
+      lock.unlock()
+      deliverReplacement(to: downstream)
+      return
+    }
     status = .terminated
     self.downstream = nil
     lock.unlock()
-    if let replaced {
-      downstream.receive(completion: replaced)
-    } else {
-      _ = downstream.receive(replacement)
-      downstream.receive(completion: .finished)
+    downstream.receive(completion: replaced)
+  }
+
+  /// Delivers the replacement, then `.finished` unless the downstream cancelled while receiving it.
+  @inlinable
+  func deliverReplacement(to downstream: Downstream) {
+    _ = downstream.receive(replacement)
+    lock.lock()
+    guard case .delivering = status else {
+      lock.unlock()
+      return
     }
+    status = .terminated
+    self.downstream = nil
+    lock.unlock()
+    downstream.receive(completion: .finished)
   }
 
   @inlinable
@@ -116,15 +133,13 @@ internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Sub
       lock.unlock()
       upstream.request(more)
     case .awaitingDemand:
+      status = .delivering
       let downstream = self.downstream
-      status = .terminated
-      self.downstream = nil
       lock.unlock()
       if let downstream {
-        _ = downstream.receive(replacement)
-        downstream.receive(completion: .finished)
+        deliverReplacement(to: downstream)
       }
-    case .awaitingSubscription, .terminated:
+    case .awaitingSubscription, .delivering, .terminated:
       lock.unlock()
     }
   }
@@ -135,7 +150,7 @@ internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Sub
     let upstream: (any Subscription)?
     switch status {
     case .subscribed(let subscription): upstream = subscription
-    case .awaitingDemand: upstream = nil
+    case .awaitingDemand, .delivering: upstream = nil
     case .awaitingSubscription, .terminated:
       lock.unlock()
       return
