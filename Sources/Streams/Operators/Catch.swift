@@ -73,8 +73,7 @@ extension Publishers {
     public let handler: (Upstream.Failure) throws -> NewPublisher
 
     @inlinable
-    public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher)
-    {
+    public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
       self.upstream = upstream
       self.handler = handler
     }

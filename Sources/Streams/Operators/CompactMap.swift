@@ -8,9 +8,11 @@ extension Publisher {
   /// let cancellable = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }  // 1, 3
   /// ```
   @inlinable
-  public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<
-    Self, T
-  > {
+  public func compactMap<T>(_ transform: @escaping (Output) -> T?)
+    -> Publishers.CompactMap<
+      Self, T
+    >
+  {
     Publishers.CompactMap(upstream: self, transform: transform)
   }
 

@@ -16,9 +16,11 @@ extension Publisher {
   ///
   /// If `isIncluded` throws, the upstream is cancelled and the publisher fails with the error.
   @inlinable
-  public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<
-    Self
-  > {
+  public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool)
+    -> Publishers.TryFilter<
+      Self
+    >
+  {
     Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
   }
 }

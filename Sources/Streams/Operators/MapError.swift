@@ -7,9 +7,11 @@ extension Publisher {
   /// let typed = request.mapError { NetworkError.transport($0) }
   /// ```
   @inlinable
-  public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<
-    Self, E
-  > {
+  public func mapError<E: Error>(_ transform: @escaping (Failure) -> E)
+    -> Publishers.MapError<
+      Self, E
+    >
+  {
     Publishers.MapError(upstream: self, transform: transform)
   }
 }

@@ -11,7 +11,8 @@ extension Publisher {
   public func scan<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
   ) -> Publishers.Scan<Self, T> {
-    Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    Publishers.Scan(
+      upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
   }
 
   /// Delivers each intermediate result of an error-throwing combination of the values.
@@ -84,7 +85,8 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Upstream.Failure, any Error>(
-        accumulator: initialResult, combine: { result, value in Result { try combine(result, value) } },
+        accumulator: initialResult,
+        combine: { result, value in Result { try combine(result, value) } },
         convert: { $0 })
       upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
     }

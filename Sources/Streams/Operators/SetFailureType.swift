@@ -9,9 +9,11 @@ extension Publisher where Failure == Never {
   ///   .eraseToAnyPublisher()
   /// ```
   @inlinable
-  public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<
-    Self, E
-  > {
+  public func setFailureType<E: Error>(to failureType: E.Type)
+    -> Publishers.SetFailureType<
+      Self, E
+    >
+  {
     Publishers.SetFailureType(upstream: self)
   }
 }
@@ -38,9 +40,11 @@ extension Publishers {
 
     /// The same publisher with a different failure type.
     @inlinable
-    public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<
-      Upstream, E
-    > {
+    public func setFailureType<E: Error>(to failure: E.Type)
+      -> Publishers.SetFailureType<
+        Upstream, E
+      >
+    {
       Publishers.SetFailureType(upstream: upstream)
     }
 

@@ -20,7 +20,9 @@ import Testing
   @Test func encodeProducesTheEncodersOutput() {
     var encoded: [String] = []
     _ = [Item(id: 4)].publisher.encode(encoder: JSONEncoder())
-      .sink(receiveCompletion: { _ in }, receiveValue: { encoded.append(String(decoding: $0, as: UTF8.self)) })
+      .sink(
+        receiveCompletion: { _ in },
+        receiveValue: { encoded.append(String(decoding: $0, as: UTF8.self)) })
     #expect(encoded == [#"{"id":4}"#])
   }
 
@@ -32,7 +34,10 @@ import Testing
     upstream.send(Data("not json".utf8))
     upstream.send(Data(#"{"id":2}"#.utf8))
     #expect(recorder.values == [Item(id: 1)])
-    #expect(recorder.completion.map { if case .failure(let error) = $0 { error is DecodingError } else { false } } == true)
+    #expect(
+      recorder.completion.map {
+        if case .failure(let error) = $0 { error is DecodingError } else { false }
+      } == true)
     #expect(upstream.cancelCount == 1)
   }
 }

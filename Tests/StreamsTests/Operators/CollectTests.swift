@@ -19,9 +19,12 @@ import Testing
   }
 
   @Test func collectByCountHonoursTheContract() {
-    checkContract(inputs: [1, 2, 3, 4, 5], expected: [[1, 2], [3, 4], [5]], expectedOnFailure: [
-      [1, 2], [3, 4],
-    ]) { upstream, token in
+    checkContract(
+      inputs: [1, 2, 3, 4, 5], expected: [[1, 2], [3, 4], [5]],
+      expectedOnFailure: [
+        [1, 2], [3, 4],
+      ]
+    ) { upstream, token in
       upstream.map { token.keep($0) }.collect(2)
     }
   }

@@ -44,10 +44,11 @@ import Testing
     let written = lines.text.split(separator: "\n").map(String.init)
     #expect(written.count == 5)
     #expect(written.first?.hasPrefix("n: receive subscription: (") == true)
-    #expect(Array(written.dropFirst()) == [
-      "n: request max: (1)", "n: receive value: (7)", "n: request max: (1) (synchronous)",
-      "n: receive finished",
-    ])
+    #expect(
+      Array(written.dropFirst()) == [
+        "n: request max: (1)", "n: receive value: (7)", "n: request max: (1) (synchronous)",
+        "n: receive finished",
+      ])
   }
 
   @Test func printHonoursTheContractAndReportsCancelAndError() {

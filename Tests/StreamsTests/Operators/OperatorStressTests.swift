@@ -8,14 +8,33 @@ import Testing
 
   /// One chain per kind of inner: stateless, filtering, reducing, replacing, relaying, observing.
   static let chains: [Chain] = [
-    { $0.map { $0 * 2 }.filter { $0 % 3 != 0 }.compactMap { $0 }.setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+    {
+      $0.map { $0 * 2 }.filter { $0 % 3 != 0 }.compactMap { $0 }.setFailureType(
+        to: (any Error).self
+      ).eraseToAnyPublisher()
+    },
     { $0.tryMap { $0 + 1 }.tryFilter { $0 > 0 }.scan(0, &+).eraseToAnyPublisher() },
-    { $0.removeDuplicates().dropFirst(3).prefix(400).drop { $0 < 0 }.setFailureType(to: (any Error).self).eraseToAnyPublisher() },
-    { $0.collect(4).map(\.count).prefix { $0 > 0 }.setFailureType(to: (any Error).self).eraseToAnyPublisher() },
-    { $0.handleEvents(receiveOutput: { _ in }).replaceEmpty(with: 0).setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+    {
+      $0.removeDuplicates().dropFirst(3).prefix(400).drop { $0 < 0 }.setFailureType(
+        to: (any Error).self
+      ).eraseToAnyPublisher()
+    },
+    {
+      $0.collect(4).map(\.count).prefix { $0 > 0 }.setFailureType(to: (any Error).self)
+        .eraseToAnyPublisher()
+    },
+    {
+      $0.handleEvents(receiveOutput: { _ in }).replaceEmpty(with: 0).setFailureType(
+        to: (any Error).self
+      ).eraseToAnyPublisher()
+    },
     { $0.prefix(150).append(1, 2, 3).setFailureType(to: (any Error).self).eraseToAnyPublisher() },
     { $0.count().setFailureType(to: (any Error).self).eraseToAnyPublisher() },
-    { $0.setFailureType(to: TestError.self).tryMap { $0 }.catch { _ in Just(0) }.setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+    {
+      $0.setFailureType(to: TestError.self).tryMap { $0 }.catch { _ in Just(0) }.setFailureType(
+        to: (any Error).self
+      ).eraseToAnyPublisher()
+    },
     { $0.first { $0 > 100 }.setFailureType(to: (any Error).self).eraseToAnyPublisher() },
     { $0.tryReduce(0) { $0 &+ $1 }.eraseToAnyPublisher() },
   ]
