@@ -34,6 +34,7 @@ extension Publishers {
     /// The condition every value must satisfy.
     public let predicate: (Upstream.Output) -> Bool
 
+    /// Creates a `AllSatisfy` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
@@ -64,6 +65,7 @@ extension Publishers {
     /// The condition every value must satisfy; throwing fails the publisher.
     public let predicate: (Upstream.Output) throws -> Bool
 
+    /// Creates a `TryAllSatisfy` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream

@@ -29,6 +29,7 @@ extension Publishers {
     /// The line reported by the trap.
     public let line: UInt
 
+    /// Creates a `AssertNoFailure` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
       self.upstream = upstream

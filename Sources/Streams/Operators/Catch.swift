@@ -34,6 +34,7 @@ extension Publishers {
     /// Makes the publisher that replaces the failed upstream.
     public let handler: (Upstream.Failure) -> NewPublisher
 
+    /// Creates a `Catch` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
       self.upstream = upstream
@@ -72,6 +73,7 @@ extension Publishers {
     /// Makes the publisher that replaces the failed upstream; throwing fails the publisher.
     public let handler: (Upstream.Failure) throws -> NewPublisher
 
+    /// Creates a `TryCatch` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
       self.upstream = upstream

@@ -69,6 +69,7 @@ extension Publishers {
     /// The encoder applied to every value.
     public let encoder: Coder
 
+    /// Creates a `Encode` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, encoder: Coder) {
       self.upstream = upstream
@@ -96,6 +97,7 @@ extension Publishers {
     /// The decoder applied to every value.
     public let decoder: Coder
 
+    /// Creates a `Decode` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, decoder: Coder) {
       self.upstream = upstream

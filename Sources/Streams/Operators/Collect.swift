@@ -33,6 +33,7 @@ extension Publishers {
     /// The publisher whose values are collected.
     public let upstream: Upstream
 
+    /// Creates a `Collect` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
@@ -60,6 +61,7 @@ extension Publishers {
     /// The size of each array (the last one may be smaller).
     public let count: Int
 
+    /// Creates a `CollectByCount` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, count: Int) {
       self.upstream = upstream

@@ -37,6 +37,7 @@ extension Publishers {
     /// The transformation; nil drops the value.
     public let transform: (Upstream.Output) -> Output?
 
+    /// Creates a `CompactMap` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
       self.upstream = upstream
@@ -89,6 +90,7 @@ extension Publishers {
     /// The transformation; nil drops the value, throwing fails the publisher.
     public let transform: (Upstream.Output) throws -> Output?
 
+    /// Creates a `TryCompactMap` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
       self.upstream = upstream

@@ -69,6 +69,7 @@ extension Publishers {
     /// Whether the new value (second argument) replaces the kept value (first argument).
     public let areInIncreasingOrder: (Output, Output) -> Bool
 
+    /// Creates a `Comparison` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, areInIncreasingOrder: @escaping (Output, Output) -> Bool) {
       self.upstream = upstream
@@ -101,6 +102,7 @@ extension Publishers {
     /// Whether the new value replaces the kept value; throwing fails the publisher.
     public let areInIncreasingOrder: (Output, Output) throws -> Bool
 
+    /// Creates a `TryComparison` publisher from its upstream and parameters.
     @inlinable
     public init(
       upstream: Upstream, areInIncreasingOrder: @escaping (Output, Output) throws -> Bool

@@ -72,6 +72,7 @@ extension Publishers {
     /// The publisher delivered after the prefix finishes.
     public let suffix: Suffix
 
+    /// Creates a `Concatenate` publisher from its upstream and parameters.
     @inlinable
     public init(prefix: Prefix, suffix: Suffix) {
       self.prefix = prefix

@@ -43,6 +43,7 @@ extension Publishers {
     /// The value searched for.
     public let output: Upstream.Output
 
+    /// Creates a `Contains` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, output: Upstream.Output) {
       self.upstream = upstream
@@ -72,6 +73,7 @@ extension Publishers {
     /// The condition searched for.
     public let predicate: (Upstream.Output) -> Bool
 
+    /// Creates a `ContainsWhere` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
@@ -102,6 +104,7 @@ extension Publishers {
     /// The condition searched for; throwing fails the publisher.
     public let predicate: (Upstream.Output) throws -> Bool
 
+    /// Creates a `TryContainsWhere` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream

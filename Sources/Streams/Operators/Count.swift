@@ -22,6 +22,7 @@ extension Publishers {
     /// The publisher whose values are counted.
     public let upstream: Upstream
 
+    /// Creates a `Count` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream

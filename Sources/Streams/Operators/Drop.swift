@@ -24,6 +24,7 @@ extension Publishers {
     /// How many values to drop.
     public let count: Int
 
+    /// Creates a `Drop` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, count: Int) {
       self.upstream = upstream

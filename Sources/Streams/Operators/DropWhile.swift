@@ -33,6 +33,7 @@ extension Publishers {
     /// The condition under which leading values are dropped.
     public let predicate: (Output) -> Bool
 
+    /// Creates a `DropWhile` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
       self.upstream = upstream
@@ -59,6 +60,7 @@ extension Publishers {
     /// The condition under which leading values are dropped; throwing fails the publisher.
     public let predicate: (Output) throws -> Bool
 
+    /// Creates a `TryDropWhile` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
       self.upstream = upstream

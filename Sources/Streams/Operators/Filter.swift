@@ -45,6 +45,7 @@ extension Publishers {
     /// The predicate a value must satisfy to be delivered.
     public let isIncluded: (Upstream.Output) -> Bool
 
+    /// Creates a `Filter` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
@@ -97,6 +98,7 @@ extension Publishers {
     /// The predicate a value must satisfy to be delivered; throwing fails the publisher.
     public let isIncluded: (Upstream.Output) throws -> Bool
 
+    /// Creates a `TryFilter` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream

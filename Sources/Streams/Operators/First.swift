@@ -39,6 +39,7 @@ extension Publishers {
     /// The publisher whose first value is delivered.
     public let upstream: Upstream
 
+    /// Creates a `First` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
@@ -66,6 +67,7 @@ extension Publishers {
     /// The condition the delivered value satisfies.
     public let predicate: (Output) -> Bool
 
+    /// Creates a `FirstWhere` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
       self.upstream = upstream
@@ -96,6 +98,7 @@ extension Publishers {
     /// The condition the delivered value satisfies; throwing fails the publisher.
     public let predicate: (Output) throws -> Bool
 
+    /// Creates a `TryFirstWhere` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
       self.upstream = upstream

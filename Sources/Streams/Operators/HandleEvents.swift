@@ -46,6 +46,7 @@ extension Publishers {
     /// Called with every demand the downstream requests.
     public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
+    /// Creates a `HandleEvents` publisher from its upstream and parameters.
     @inlinable
     public init(
       upstream: Upstream,

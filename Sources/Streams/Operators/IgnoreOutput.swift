@@ -22,6 +22,7 @@ extension Publishers {
     /// The publisher whose completion is forwarded.
     public let upstream: Upstream
 
+    /// Creates a `IgnoreOutput` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream

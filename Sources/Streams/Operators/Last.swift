@@ -37,6 +37,7 @@ extension Publishers {
     /// The publisher whose last value is delivered.
     public let upstream: Upstream
 
+    /// Creates a `Last` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
@@ -64,6 +65,7 @@ extension Publishers {
     /// The condition the delivered value satisfies.
     public let predicate: (Output) -> Bool
 
+    /// Creates a `LastWhere` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
       self.upstream = upstream
@@ -93,6 +95,7 @@ extension Publishers {
     /// The condition the delivered value satisfies; throwing fails the publisher.
     public let predicate: (Output) throws -> Bool
 
+    /// Creates a `TryLastWhere` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
       self.upstream = upstream

@@ -66,6 +66,7 @@ extension Publishers {
     /// The transformation.
     public let transform: (Upstream.Output) -> Output
 
+    /// Creates a `Map` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
       self.upstream = upstream

@@ -26,6 +26,7 @@ extension Publishers {
     /// The conversion of the upstream's error.
     public let transform: (Upstream.Failure) -> Failure
 
+    /// Creates a `MapError` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
       self.upstream = upstream

@@ -44,6 +44,7 @@ extension Publishers {
     /// The indices of the values to deliver.
     public let range: CountableRange<Int>
 
+    /// Creates a `Output` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, range: CountableRange<Int>) {
       self.upstream = upstream

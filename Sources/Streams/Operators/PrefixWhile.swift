@@ -31,6 +31,7 @@ extension Publishers {
     /// The condition a value must satisfy to be delivered.
     public let predicate: (Output) -> Bool
 
+    /// Creates a `PrefixWhile` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
       self.upstream = upstream
@@ -57,6 +58,7 @@ extension Publishers {
     /// The condition a value must satisfy to be delivered; throwing fails the publisher.
     public let predicate: (Output) throws -> Bool
 
+    /// Creates a `TryPrefixWhile` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
       self.upstream = upstream

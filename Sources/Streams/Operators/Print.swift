@@ -36,6 +36,7 @@ extension Publishers {
     /// Where lines go; standard output if nil.
     public let stream: (any TextOutputStream)?
 
+    /// Creates a `Print` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
       self.upstream = upstream

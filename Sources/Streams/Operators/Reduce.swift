@@ -40,6 +40,7 @@ extension Publishers {
     /// The combination of the previous result and a value.
     public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+    /// Creates a `Reduce` publisher from its upstream and parameters.
     @inlinable
     public init(
       upstream: Upstream, initial: Output,
@@ -74,6 +75,7 @@ extension Publishers {
     /// The combination of the previous result and a value; throwing fails the publisher.
     public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+    /// Creates a `TryReduce` publisher from its upstream and parameters.
     @inlinable
     public init(
       upstream: Upstream, initial: Output,

@@ -45,6 +45,7 @@ extension Publishers {
     /// Whether the new value (second argument) duplicates the previous one (first argument).
     public let predicate: (Output, Output) -> Bool
 
+    /// Creates a `RemoveDuplicates` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
       self.upstream = upstream
@@ -71,6 +72,7 @@ extension Publishers {
     /// Whether the new value duplicates the previous one; throwing fails the publisher.
     public let predicate: (Output, Output) throws -> Bool
 
+    /// Creates a `TryRemoveDuplicates` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool) {
       self.upstream = upstream

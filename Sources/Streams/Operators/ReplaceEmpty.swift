@@ -25,6 +25,7 @@ extension Publishers {
     /// The value delivered if the upstream finishes without any value.
     public let output: Upstream.Output
 
+    /// Creates a `ReplaceEmpty` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, output: Upstream.Output) {
       self.upstream = upstream

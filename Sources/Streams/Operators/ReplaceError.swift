@@ -25,6 +25,7 @@ extension Publishers {
     /// The value delivered in place of a failure.
     public let output: Upstream.Output
 
+    /// Creates a `ReplaceError` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, output: Upstream.Output) {
       self.upstream = upstream

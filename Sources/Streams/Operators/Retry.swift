@@ -25,6 +25,7 @@ extension Publishers {
     /// How many times to subscribe again; nil retries without limit.
     public let retries: Int?
 
+    /// Creates a `Retry` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, retries: Int?) {
       self.upstream = upstream

@@ -39,6 +39,7 @@ extension Publishers {
     /// The combination of the previous result and a value.
     public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+    /// Creates a `Scan` publisher from its upstream and parameters.
     @inlinable
     public init(
       upstream: Upstream, initialResult: Output,
@@ -70,6 +71,7 @@ extension Publishers {
     /// The combination of the previous result and a value; throwing fails the publisher.
     public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+    /// Creates a `TryScan` publisher from its upstream and parameters.
     @inlinable
     public init(
       upstream: Upstream, initialResult: Output,

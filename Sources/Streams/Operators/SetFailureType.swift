@@ -27,6 +27,7 @@ extension Publishers {
     /// The publisher that cannot fail.
     public let upstream: Upstream
 
+    /// Creates a `SetFailureType` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream

@@ -23,6 +23,7 @@ extension Publishers {
     /// The transformation; throwing fails the publisher.
     public let transform: (Upstream.Output) throws -> Output
 
+    /// Creates a `TryMap` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
       self.upstream = upstream

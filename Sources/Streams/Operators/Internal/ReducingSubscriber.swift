@@ -82,7 +82,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     status = .reducing(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
-    subscription.request(.unlimited)
+    lock.lock()
+    let isReducing = if case .reducing = status { true } else { false }
+    lock.unlock()
+    if isReducing {
+      subscription.request(.unlimited)
+    }
   }
 
   @inlinable
