@@ -82,4 +82,10 @@ import Testing
     #expect(recorder.values == [1, 2])
     #expect(recorder.completion == .finished)
   }
+
+  @Test func assertNoFailureStopsTheProcessOnFailure() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Fail<Int, TestError>(error: TestError(code: 1)).assertNoFailure("boom").sink { _ in }
+    }
+  }
 }
