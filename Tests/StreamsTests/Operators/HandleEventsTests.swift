@@ -64,6 +64,7 @@ import Testing
 
 /// A text stream collecting everything written to it, shared by reference.
 final class LineCollector: TextOutputStream, @unchecked Sendable {
+  // Written from one thread only: the tests drive their publishers synchronously.
   private(set) var text = ""
 
   func write(_ string: String) {

@@ -30,12 +30,14 @@ extension RecordingSubscriber {
 
 /// An object captured by operator closures, so a test can see when the chain releases them.
 final class LifeToken: @unchecked Sendable {
+  // No state: it is only ever observed through a weak reference.
   func keep<T>(_ value: T) -> T { value }
 }
 
 /// A subscriber that cancels its subscription from inside `receive(_:)` of the first value and
 /// counts what arrives afterwards.
 final class CancelOnFirstValue<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+  // Used from one thread only: the tests drive its upstream synchronously.
   private(set) var subscription: (any Subscription)?
   private(set) var values: [Input] = []
   private(set) var completions = 0

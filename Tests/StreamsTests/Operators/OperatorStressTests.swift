@@ -69,6 +69,47 @@ import Testing
     #expect(recorders.contains { !$0.values.isEmpty })
   }
 
+  @Test func resultIsDeliveredExactlyOnceWhenCompletionRacesWithDemand() {
+    for round in 0..<200 {
+      let upstream = ManualPublisher<Int, TestError>()
+      let reduced = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+      let replaced = RecordingSubscriber<Int, Never>(initialDemand: .none)
+      upstream.reduce(0, +).subscribe(reduced)
+      upstream.send(round)
+      upstream.replaceError(with: -1).subscribe(replaced)
+      DispatchQueue.concurrentPerform(iterations: 3) { worker in
+        switch worker {
+        case 0: upstream.send(completion: .failure(TestError(code: round)))
+        case 1: reduced.request(.max(1))
+        default: replaced.request(.max(1))
+        }
+      }
+      #expect(reduced.values.isEmpty)
+      #expect(reduced.ending == .failed("TestError(\(round))"))
+      #expect(replaced.values == [-1])
+      #expect(replaced.ending == .finished)
+    }
+  }
+
+  @Test func finishedReductionRacingWithDemandDeliversOnce() {
+    for round in 0..<200 {
+      let upstream = ManualPublisher<Int, Never>()
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+      upstream.reduce(0, +).subscribe(recorder)
+      upstream.send(round)
+      DispatchQueue.concurrentPerform(iterations: 2) { worker in
+        if worker == 0 {
+          upstream.send(completion: .finished)
+        } else {
+          recorder.request(.max(1))
+        }
+      }
+      #expect(recorder.values == [round])
+      #expect(recorder.ending == .finished)
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+
   /// The recorders created by the threads, behind a lock.
   final class Registry: @unchecked Sendable {
     private let lock = NSLock()
