@@ -76,8 +76,10 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Su
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
+    let previous = upstream
     upstream = nil
     lock.unlock()
+    withExtendedLifetime(previous) {}
     hooks.completion?(completion)
     downstream.receive(completion: completion)
   }

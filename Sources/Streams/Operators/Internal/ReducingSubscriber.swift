@@ -147,12 +147,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       lock.unlock()
       return
     }
+    let previous = status
     status = .terminated
     let downstream = self.downstream
     self.downstream = nil
     lock.unlock()
     upstream?.cancel()
-    withExtendedLifetime(downstream) {}
+    withExtendedLifetime((downstream, previous)) {}
   }
 
   /// Delivers the result now if the downstream asked for a value, or keeps it until it does.

@@ -80,10 +80,11 @@ internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Sub
   @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = status, let downstream else {
+    guard case .subscribed(let upstream) = status, let downstream else {
       lock.unlock()
       return
     }
+    defer { withExtendedLifetime(upstream) {} }
     let replaced: Subscribers.Completion<Downstream.Failure>?
     switch completion {
     case .finished:
