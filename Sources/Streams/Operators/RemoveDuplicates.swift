@@ -1,5 +1,5 @@
 extension Publisher where Output: Equatable {
-  /// Delivers only values that differ from the previous value.
+  /// Delivers only values that differ from the previously delivered value.
   ///
   /// A dropped value is replaced by a request for one more upstream value.
   ///
@@ -13,10 +13,11 @@ extension Publisher where Output: Equatable {
 }
 
 extension Publisher {
-  /// Delivers only values that `predicate` does not consider duplicates of the previous value.
+  /// Delivers only values that `predicate` does not consider duplicates of the previously
+  /// delivered value (as in Combine, a dropped value is not compared against later).
   ///
   /// - Parameter predicate: returns true when its second argument (the new value) duplicates its
-  ///   first (the previously received value), in which case the new value is dropped.
+  ///   first (the previously delivered value), in which case the new value is dropped.
   @inlinable
   public func removeDuplicates(
     by predicate: @escaping (Output, Output) -> Bool
@@ -25,7 +26,7 @@ extension Publisher {
   }
 
   /// Delivers only values that an error-throwing `predicate` does not consider duplicates of the
-  /// previous value; if `predicate` throws, the upstream is cancelled and the publisher fails.
+  /// previously delivered value; if `predicate` throws, the upstream is cancelled and the publisher fails.
   @inlinable
   public func tryRemoveDuplicates(
     by predicate: @escaping (Output, Output) throws -> Bool
@@ -35,14 +36,14 @@ extension Publisher {
 }
 
 extension Publishers {
-  /// A publisher that drops values equal, by a predicate, to the value received before them.
+  /// A publisher that drops values equal, by a predicate, to the value it delivered last.
   public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose duplicates are dropped.
     public let upstream: Upstream
-    /// Whether the new value (second argument) duplicates the previous one (first argument).
+    /// Whether the new value (second argument) duplicates the last delivered one (first argument).
     public let predicate: (Output, Output) -> Bool
 
     /// Creates a `RemoveDuplicates` publisher from its upstream and parameters.

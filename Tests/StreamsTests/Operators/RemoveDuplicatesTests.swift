@@ -15,6 +15,12 @@ import Testing
     }
   }
 
+  @Test func droppedValuesAreNotComparedAgainst() {
+    var values: [Int] = []
+    _ = [1, 2, 3, 4].publisher.removeDuplicates { abs($0 - $1) <= 1 }.sink { values.append($0) }
+    #expect(values == [1, 3])
+  }
+
   @Test func duplicateRequestsOneMoreUpstream() {
     let upstream = ManualPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
