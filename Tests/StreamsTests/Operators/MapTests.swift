@@ -36,6 +36,20 @@ import Testing
     #expect(triples == [6, 15])
   }
 
+  @Test func keyPathMapsHonourTheContract() {
+    checkContract(inputs: [1, 22], expected: [1, 2]) { upstream, token in
+      upstream.map { token.keep(String($0)) }.map(\.count)
+    }
+    checkContract(inputs: [1, 22], expected: [2, 3]) { upstream, token in
+      upstream.map { token.keep(String($0)) }.map(\.count, \.isEmpty).map { $0.0 + 1 }
+    }
+    checkContract(inputs: [1, 22], expected: [3, 5]) { upstream, token in
+      upstream.map { token.keep(String($0)) }.map(\.count, \.isEmpty, \.count).map {
+        $0.0 + $0.2 + 1
+      }
+    }
+  }
+
   @Test func passesDemandStraightThrough() {
     let upstream = ManualPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
