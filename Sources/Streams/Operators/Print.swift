@@ -97,10 +97,10 @@ private final class LineWriter: @unchecked Sendable {
       queued = []
       lock.unlock()
       for line in lines {
-        if stream != nil {
-          stream!.write(line + "\n")
-        } else {
+        if stream == nil {
           Swift.print(line)
+        } else {
+          stream?.write(line + "\n")
         }
       }
       lock.lock()

@@ -60,16 +60,4 @@ import Testing
     #expect(recorder.ending == .failed("TestError(2)"))
     #expect(upstream.cancelCount == 1)
   }
-
-  @Test func countHonoursTheContract() {
-    checkContract(
-      inputs: [5, 6, 7], expected: [3], expectedOnFailure: [], deliversWhileRunning: false
-    ) { upstream, token in
-      upstream.map { token.keep($0) }.count()
-    }
-    checkContract(inputs: [], expected: [0], expectedOnFailure: [], deliversWhileRunning: false) {
-      upstream, token in
-      upstream.map { token.keep($0) }.count()
-    }
-  }
 }
