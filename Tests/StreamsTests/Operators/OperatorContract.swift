@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -161,6 +162,42 @@ func checkCancel<P: Publisher>(
   }
   upstream.send(completion: .finished)
   #expect(recorder.events.count == eventsBeforeCancel, sourceLocation: sourceLocation)
+
+  let concurrentUpstream = ManualPublisher<Int, TestError>()
+  let holder = SubscriptionHolder<P.Output, P.Failure>()
+  make(concurrentUpstream.eraseToAnyPublisher(), LifeToken()).subscribe(holder)
+  // Subscriptions are not Sendable, but the contract makes `cancel()` safe from any thread.
+  nonisolated(unsafe) let subscription = holder.subscription
+  DispatchQueue.concurrentPerform(iterations: 4) { _ in
+    subscription?.cancel()
+  }
+  #expect(!concurrentUpstream.hasSubscribers, sourceLocation: sourceLocation)
+  for input in inputs {
+    concurrentUpstream.send(input)
+  }
+  concurrentUpstream.send(completion: .finished)
+  #expect(holder.events == 0, sourceLocation: sourceLocation)
+}
+
+/// A subscriber that keeps its subscription, asks for nothing and counts values and completions.
+final class SubscriptionHolder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+  // `subscription` is set once before any other thread sees it; `events` is only written by the
+  // serialised calls of the publisher and read after them.
+  private(set) var subscription: (any Subscription)?
+  private(set) var events = 0
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    events += 1
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    events += 1
+  }
 }
 
 /// A cancel from inside `receive(_:)` stops delivery at once.
