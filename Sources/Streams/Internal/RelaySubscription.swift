@@ -1,0 +1,295 @@
+/// Work an operator does after unlocking: upstream requests and cancels, then other actions.
+internal struct RelayEffects {
+  private var requests: [(any Subscription, Subscribers.Demand)] = []
+  private var cancels: [any Subscription] = []
+  private var actions: [() -> Void] = []
+
+  init() {}
+
+  var isEmpty: Bool { requests.isEmpty && cancels.isEmpty && actions.isEmpty }
+
+  mutating func request(_ demand: Subscribers.Demand, from subscription: any Subscription) {
+    if demand > 0 { requests.append((subscription, demand)) }
+  }
+
+  mutating func cancel(_ subscription: (any Subscription)?) {
+    if let subscription { cancels.append(subscription) }
+  }
+
+  mutating func run(_ action: @escaping () -> Void) {
+    actions.append(action)
+  }
+
+  /// Performs the work, in the order: cancels, requests, actions. Called without a lock held.
+  func perform() {
+    for subscription in cancels { subscription.cancel() }
+    for (subscription, demand) in requests { subscription.request(demand) }
+    for action in actions { action() }
+  }
+}
+
+/// The downstream side of a stateful operator: demand, the values waiting for it, the completion.
+///
+/// A failure is delivered as soon as the downstream is free, dropping values still waiting for
+/// demand; a normal finish is delivered after them.
+internal struct OutletState<Output, Failure: Error> {
+  var demand = Subscribers.Demand.none
+  private var queue: [Output] = []
+  private var head = 0
+  private(set) var completion: Subscribers.Completion<Failure>?
+  var isDelivering = false
+
+  init() {}
+
+  /// The number of values waiting for demand.
+  var bufferedCount: Int { queue.count - head }
+
+  /// Drops the oldest waiting value.
+  mutating func dropOldest() -> Output? {
+    guard bufferedCount > 0 else { return nil }
+    let value = queue[head]
+    head += 1
+    if head == queue.count {
+      queue.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return value
+  }
+
+  /// Whether a completion has been queued; nothing is accepted after it.
+  var isCompleting: Bool { completion != nil }
+
+  /// Demand that values already waiting will not use.
+  var unusedDemand: Subscribers.Demand { demand - bufferedCount }
+
+  mutating func push(_ value: Output) {
+    guard completion == nil else { return }
+    queue.append(value)
+  }
+
+  mutating func finish(_ completion: Subscribers.Completion<Failure>) {
+    guard self.completion == nil else { return }
+    self.completion = completion
+    if case .failure = completion { removeAll() }
+  }
+
+  var canDeliver: Bool {
+    (bufferedCount > 0 && demand > 0) || (completion != nil && bufferedCount == 0)
+  }
+
+  /// The next value, taking one unit of demand, if there is a value and demand for it.
+  mutating func popDeliverable() -> Output? {
+    guard bufferedCount > 0, demand > 0 else { return nil }
+    demand -= 1
+    let value = queue[head]
+    head += 1
+    if head == queue.count {
+      queue.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return value
+  }
+
+  /// The completion, once every value before it was delivered.
+  func readyCompletion() -> Subscribers.Completion<Failure>? {
+    bufferedCount == 0 ? completion : nil
+  }
+
+  /// Empties the queue, returning what it held so it can be released after unlocking.
+  @discardableResult
+  mutating func removeAll() -> [Output] {
+    let dropped = Array(queue[head...])
+    queue = []
+    head = 0
+    return dropped
+  }
+}
+
+/// Base of the subscriptions that stateful operators give their downstream.
+///
+/// It owns the lock, the downstream and an ``OutletState``; subclasses keep their own state
+/// struct under the same lock, push values and the completion into `outlet` while holding it, and
+/// call ``drain()`` after unlocking. Calls into the downstream never overlap and never exceed its
+/// demand; no lock is held while calling out.
+internal class RelaySubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+  typealias Output = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  final let lock = StreamsLock()
+  // Protected by `lock`: the downstream (nil once completed or cancelled), the outlet, and the
+  // state of subclasses.
+  final var downstream: Downstream?
+  final var outlet = OutletState<Downstream.Input, Downstream.Failure>()
+
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  /// Whether the downstream was completed or cancelled. Lock held.
+  final var isEnded: Bool { downstream == nil }
+
+  /// Downstream demand grew by `added` (already added to `outlet.demand`). Lock held.
+  func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {}
+
+  /// A value was delivered downstream. Lock held.
+  func didDeliver(_ effects: inout RelayEffects) {}
+
+  /// The downstream cancelled; cancel upstreams and timers, release state. Lock held.
+  func didCancel(_ effects: inout RelayEffects) {}
+
+  /// The completion is about to be delivered; release what is left. Lock held.
+  func willComplete(_ effects: inout RelayEffects) {}
+
+  /// Hands this subscription to the downstream.
+  final func start() {
+    lock.lock()
+    guard let downstream else {
+      lock.unlock()
+      return
+    }
+    outlet.isDelivering = true
+    lock.unlock()
+    downstream.receive(subscription: self)
+    lock.lock()
+    outlet.isDelivering = false
+    lock.unlock()
+    drain()
+  }
+
+  final func request(_ demand: Subscribers.Demand) {
+    guard demand > 0 else { return }
+    lock.lock()
+    guard downstream != nil else {
+      lock.unlock()
+      return
+    }
+    outlet.demand += demand
+    var effects = RelayEffects()
+    demandDidGrow(by: demand, &effects)
+    lock.unlock()
+    effects.perform()
+    drain()
+  }
+
+  final func cancel() {
+    lock.lock()
+    guard let downstream else {
+      lock.unlock()
+      return
+    }
+    self.downstream = nil
+    let dropped = outlet.removeAll()
+    var effects = RelayEffects()
+    didCancel(&effects)
+    lock.unlock()
+    effects.perform()
+    withExtendedLifetime((downstream, dropped)) {}
+  }
+
+  /// Delivers what the outlet holds, as demand allows, unless another thread is delivering.
+  final func drain() {
+    lock.lock()
+    guard let downstream, !outlet.isDelivering, outlet.canDeliver else {
+      lock.unlock()
+      return
+    }
+    outlet.isDelivering = true
+    while true {
+      if let completion = outlet.readyCompletion() {
+        self.downstream = nil
+        outlet.isDelivering = false
+        var effects = RelayEffects()
+        willComplete(&effects)
+        lock.unlock()
+        effects.perform()
+        downstream.receive(completion: completion)
+        return
+      }
+      guard let value = outlet.popDeliverable() else {
+        outlet.isDelivering = false
+        lock.unlock()
+        return
+      }
+      lock.unlock()
+      let more = downstream.receive(value)
+      lock.lock()
+      guard self.downstream != nil else {
+        outlet.isDelivering = false
+        lock.unlock()
+        return
+      }
+      outlet.demand += more
+      var effects = RelayEffects()
+      didDeliver(&effects)
+      if more > 0 { demandDidGrow(by: more, &effects) }
+      if !effects.isEmpty {
+          lock.unlock()
+          effects.perform()
+          lock.lock()
+        guard self.downstream != nil else {
+          outlet.isDelivering = false
+          lock.unlock()
+          return
+        }
+      }
+    }
+  }
+}
+
+/// A stateful operator's subscription as seen by the subscribers it attaches to its upstreams.
+internal protocol UpstreamOwner: AnyObject {
+  associatedtype UpstreamOutput
+  associatedtype UpstreamFailure: Error
+  func upstream(_ index: Int, didSubscribe subscription: any Subscription)
+  func upstream(_ index: Int, didSend value: UpstreamOutput)
+  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<UpstreamFailure>)
+}
+
+/// The subscriber an operator attaches to its upstream number `index`.
+///
+/// Every demand goes through explicit requests, so `receive(_:)` returns `.none`.
+internal struct UpstreamLink<Owner: UpstreamOwner>: Subscriber {
+  typealias Input = Owner.UpstreamOutput
+  typealias Failure = Owner.UpstreamFailure
+
+  let owner: Owner
+  let index: Int
+  let combineIdentifier = CombineIdentifier()
+
+  func receive(subscription: any Subscription) {
+    owner.upstream(index, didSubscribe: subscription)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    owner.upstream(index, didSend: input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    owner.upstream(index, didComplete: completion)
+  }
+}
+
+/// An ``UpstreamLink`` for an upstream whose values the owner keeps type-erased (combineLatest,
+/// zip over upstreams of different output types).
+internal struct ErasedUpstreamLink<Owner: UpstreamOwner, Input>: Subscriber
+where Owner.UpstreamOutput == Any {
+  typealias Failure = Owner.UpstreamFailure
+
+  let owner: Owner
+  let index: Int
+  let combineIdentifier = CombineIdentifier()
+
+  func receive(subscription: any Subscription) {
+    owner.upstream(index, didSubscribe: subscription)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    owner.upstream(index, didSend: input as Any)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    owner.upstream(index, didComplete: completion)
+  }
+}
