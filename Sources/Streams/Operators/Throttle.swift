@@ -1,0 +1,201 @@
+extension Publisher {
+  /// Publishes at most one value per `interval`: the first value at once, then, at the end of each
+  /// interval, the latest (or the first) value received during it.
+  ///
+  /// Semantics:
+  /// - a value arriving while no interval is running is published at once and opens an interval;
+  /// - values arriving during an interval are held: with `latest: true` the most recent one, with
+  ///   `latest: false` the first one; at the end of the interval the held value is published and
+  ///   a new interval opens; if nothing is held, the throttle goes idle;
+  /// - the upstream is asked for unlimited values; a value due while the downstream has no demand
+  ///   is dropped;
+  /// - on finish, a held value is published first, then the finish; on failure the held value is
+  ///   dropped and the failure delivered at once.
+  ///
+  /// ```swift
+  /// taps.throttle(for: .seconds(1), scheduler: DispatchQueue.main, latest: true)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: the minimum time between two published values.
+  ///   - scheduler: the scheduler that measures intervals and delivers held values.
+  ///   - latest: whether to keep the most recent value of an interval (`true`) or its first one.
+  public func throttle<S: Scheduler>(
+    for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
+  ) -> Publishers.Throttle<Self, S> {
+    Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+  }
+}
+
+extension Publishers {
+  /// A publisher that publishes at most one value per interval.
+  ///
+  /// See ``Publisher/throttle(for:scheduler:latest:)`` for the semantics.
+  public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher being throttled.
+    public let upstream: Upstream
+    /// The minimum time between two published values.
+    public let interval: Context.SchedulerTimeType.Stride
+    /// The scheduler that measures time.
+    public let scheduler: Context
+    /// Whether the latest value of an interval wins (otherwise the first).
+    public let latest: Bool
+
+    /// A throttle of `upstream`.
+    public init(
+      upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+      latest: Bool
+    ) {
+      self.upstream = upstream
+      self.interval = interval
+      self.scheduler = scheduler
+      self.latest = latest
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = ThrottleSubscription(
+        downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
+      subscription.start()
+      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+    }
+  }
+}
+
+/// The state of a throttle: whether an interval runs and the value held for its end.
+internal struct ThrottleState<Value> {
+  enum Action {
+    case none
+    case publish(Value, openInterval: Bool)
+    case openInterval
+  }
+
+  let keepsLatest: Bool
+  var upstream: (any Subscription)?
+  var isIntervalRunning = false
+  var held: Value?
+  var isDone = false
+
+  mutating func received(_ value: Value) -> Action {
+    guard !isDone else { return .none }
+    if !isIntervalRunning {
+      isIntervalRunning = true
+      return .publish(value, openInterval: true)
+    }
+    if keepsLatest || held == nil { held = value }
+    return .none
+  }
+
+  mutating func intervalEnded() -> Action {
+    guard !isDone else { return .none }
+    guard let value = held else {
+      isIntervalRunning = false
+      return .none
+    }
+    held = nil
+    return .publish(value, openInterval: true)
+  }
+
+  /// The value to publish before a finish.
+  mutating func finish() -> Value? {
+    isDone = true
+    upstream = nil
+    defer { held = nil }
+    return held
+  }
+
+  mutating func end() -> (upstream: (any Subscription)?, dropped: Value?) {
+    isDone = true
+    defer {
+      upstream = nil
+      held = nil
+    }
+    return (upstream, held)
+  }
+}
+
+internal final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>:
+  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+{
+  // Immutable configuration; `state` is protected by the inherited `lock`.
+  private let interval: Context.SchedulerTimeType.Stride
+  private let scheduler: Context
+  private var state: ThrottleState<Downstream.Input>
+
+  init(
+    downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+    latest: Bool
+  ) {
+    self.interval = interval
+    self.scheduler = scheduler
+    state = ThrottleState(keepsLatest: latest)
+    super.init(downstream: downstream)
+  }
+
+  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    let accepted = !isEnded && !state.isDone && state.upstream == nil
+    if accepted { state.upstream = subscription }
+    lock.unlock()
+    if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+  }
+
+  func upstream(_ index: Int, didSend value: Downstream.Input) {
+    lock.lock()
+    let action = state.received(value)
+    perform(action)
+  }
+
+  private func intervalEnded() {
+    lock.lock()
+    let action = state.intervalEnded()
+    perform(action)
+  }
+
+  /// Applies `action`; called with the lock held, returns with it released.
+  private func perform(_ action: ThrottleState<Downstream.Input>.Action) {
+    var dropped: Downstream.Input?
+    var opensInterval = false
+    switch action {
+    case .none: break
+    case .openInterval: opensInterval = true
+    case .publish(let value, let openInterval):
+      opensInterval = openInterval
+      if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
+    }
+    lock.unlock()
+    withExtendedLifetime(dropped) {}
+    if opensInterval {
+      scheduler.schedule(
+        after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
+        options: nil
+      ) { [self] in
+        intervalEnded()
+      }
+    }
+    drain()
+  }
+
+  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    var dropped: Downstream.Input?
+    if case .finished = completion, let value = state.finish() {
+      if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
+    } else {
+      dropped = state.end().dropped
+    }
+    outlet.finish(completion)
+    lock.unlock()
+    withExtendedLifetime(dropped) {}
+    drain()
+  }
+
+  override func didCancel(_ effects: inout RelayEffects) {
+    let ended = state.end()
+    effects.cancel(ended.upstream)
+    effects.run { withExtendedLifetime(ended.dropped) {} }
+  }
+}
