@@ -1,0 +1,127 @@
+/// The state of a combineLatest: the latest value of each upstream and which have finished.
+internal struct CombineLatestState {
+  var slots = InnerSlots()
+  var latest: [Any?]
+  var missing: Int
+  var running: Int
+  var isDone = false
+
+  init(count: Int) {
+    latest = Array(repeating: nil, count: count)
+    missing = count
+    running = count
+    for id in 0..<count { slots.reserve(id) }
+  }
+
+  /// Records `value` from upstream `id`; the latest values of all upstreams once each has one.
+  mutating func received(_ value: Any, from id: Int) -> [Any]? {
+    guard !isDone, slots.consume(id) else { return nil }
+    if latest[id] == nil { missing -= 1 }
+    latest[id] = value
+    return missing == 0 ? latest.map { $0! } : nil
+  }
+
+  enum Ending<Failure: Error> {
+    case none
+    case finish
+    case fail(Failure, cancelling: [any Subscription])
+  }
+
+  mutating func completed<Failure>(
+    _ id: Int, with completion: Subscribers.Completion<Failure>
+  ) -> Ending<Failure> {
+    guard !isDone, slots.contains(id) else { return .none }
+    _ = slots.remove(id)
+    switch completion {
+    case .finished:
+      running -= 1
+      guard running == 0 else { return .none }
+      isDone = true
+      latest = []
+      return .finish
+    case .failure(let error):
+      isDone = true
+      latest = []
+      return .fail(error, cancelling: slots.removeAll())
+    }
+  }
+
+  mutating func end() -> [any Subscription] {
+    isDone = true
+    latest = []
+    return slots.removeAll()
+  }
+}
+
+/// The subscription of every combineLatest: upstream values are kept type-erased and combined
+/// into the output by `combine` (an internal cast, never user code).
+internal final class CombineLatestSubscription<Downstream: Subscriber>:
+  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+{
+  typealias UpstreamOutput = Any
+  typealias UpstreamFailure = Downstream.Failure
+
+  // `combine` is immutable; `state` is protected by the inherited `lock`.
+  private let combine: ([Any]) -> Downstream.Input
+  private var state: CombineLatestState
+
+  init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
+    self.combine = combine
+    state = CombineLatestState(count: count)
+    super.init(downstream: downstream)
+    if count == 0 {
+      state.isDone = true
+      outlet.finish(.finished)
+    }
+  }
+
+  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard !isEnded, !state.isDone, state.slots.attach(index, subscription) else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    var effects = RelayEffects()
+    state.slots.refill(index, unused: outlet.unusedDemand, into: &effects)
+    lock.unlock()
+    effects.perform()
+  }
+
+  func upstream(_ index: Int, didSend value: Any) {
+    lock.lock()
+    if let values = state.received(value, from: index) {
+      outlet.push(combine(values))
+    }
+    var effects = RelayEffects()
+    state.slots.refill(index, unused: outlet.unusedDemand, into: &effects)
+    lock.unlock()
+    effects.perform()
+    drain()
+  }
+
+  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    switch state.completed(index, with: completion) {
+    case .none:
+      lock.unlock()
+    case .finish:
+      outlet.finish(.finished)
+      lock.unlock()
+      drain()
+    case .fail(let error, let others):
+      outlet.finish(.failure(error))
+      lock.unlock()
+      for other in others { other.cancel() }
+      drain()
+    }
+  }
+
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
+    state.slots.refillAll(unused: outlet.unusedDemand, into: &effects)
+  }
+
+  override func didCancel(_ effects: inout RelayEffects) {
+    for upstream in state.end() { effects.cancel(upstream) }
+  }
+}

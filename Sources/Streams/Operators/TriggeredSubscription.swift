@@ -1,0 +1,198 @@
+/// How an operator driven by a second publisher reacts to it.
+internal enum TriggerKind {
+  /// `prefix(untilOutputFrom:)`: the other's first value finishes the stream.
+  case prefixUntil
+  /// `drop(untilOutputFrom:)`: values pass once the other has published.
+  case dropUntil
+  /// `withLatestFrom`: each value is combined with the other's latest value.
+  case withLatest
+}
+
+/// The state of an operator driven by a second publisher.
+internal struct TriggeredState<Other> {
+  let kind: TriggerKind
+  var upstream: (any Subscription)?
+  var other: (any Subscription)?
+  var pendingDemand = Subscribers.Demand.none
+  var latest: Other?
+  var isDone = false
+
+  enum OtherAction {
+    case none
+    case finish(cancelling: [any Subscription])
+  }
+
+  /// The other publisher sent `value`.
+  mutating func otherSent(_ value: Other) -> OtherAction {
+    guard !isDone else { return .none }
+    switch kind {
+    case .prefixUntil:
+      return .finish(cancelling: end())
+    case .dropUntil:
+      guard latest == nil else { return .none }
+      latest = value
+      defer { other = nil }
+      return .finish(cancelling: other.map { [$0] } ?? [])
+    case .withLatest:
+      latest = value
+      return .none
+    }
+  }
+
+  mutating func end() -> [any Subscription] {
+    isDone = true
+    latest = nil
+    defer {
+      upstream = nil
+      other = nil
+    }
+    return [upstream, other].compactMap { $0 }
+  }
+}
+
+/// The subscription of `prefix(untilOutputFrom:)`, `drop(untilOutputFrom:)` and `withLatestFrom`.
+///
+/// Demand passes through to the upstream; a value the operator swallows (before the trigger, or
+/// without a latest value) is replaced by a request for one more. `select` turns an upstream
+/// value and the other's latest value into the output, or nil to swallow it; it may be user code
+/// and is called without the lock.
+internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: Subscriber>:
+  RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
+{
+  typealias UpstreamOutput = Value
+  typealias UpstreamFailure = Downstream.Failure
+  typealias SecondaryOutput = Other.Output
+  typealias SecondaryFailure = Other.Failure
+
+  // Immutable configuration; `state` is protected by the inherited `lock`.
+  private let select: (Value, Other.Output?) -> Downstream.Input?
+  private let failure: ((Other.Failure) -> Downstream.Failure)?
+  private var state: TriggeredState<Other.Output>
+
+  init(
+    downstream: Downstream, kind: TriggerKind,
+    select: @escaping (Value, Other.Output?) -> Downstream.Input?,
+    failure: ((Other.Failure) -> Downstream.Failure)?
+  ) {
+    self.select = select
+    self.failure = failure
+    state = TriggeredState(kind: kind)
+    super.init(downstream: downstream)
+  }
+
+  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard !isEnded, !state.isDone, state.upstream == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    state.upstream = subscription
+    let demand = state.pendingDemand
+    state.pendingDemand = .none
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
+    if let upstream = state.upstream {
+      effects.request(added, from: upstream)
+    } else {
+      state.pendingDemand += added
+    }
+  }
+
+  func upstream(_ index: Int, didSend value: Value) {
+    lock.lock()
+    guard !state.isDone else {
+      lock.unlock()
+      return
+    }
+    let latest = state.latest
+    lock.unlock()
+    let output = select(value, latest)
+    lock.lock()
+    guard !state.isDone else {
+      lock.unlock()
+      return
+    }
+    if let output {
+      outlet.push(output)
+      lock.unlock()
+      drain()
+    } else {
+      let upstream = state.upstream
+      lock.unlock()
+      upstream?.request(.max(1))
+    }
+  }
+
+  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    guard !state.isDone else {
+      lock.unlock()
+      return
+    }
+    state.upstream = nil
+    let others = state.end()
+    outlet.finish(completion)
+    lock.unlock()
+    for other in others { other.cancel() }
+    drain()
+  }
+
+  func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard !isEnded, !state.isDone, state.other == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    state.other = subscription
+    let kind = state.kind
+    lock.unlock()
+    subscription.request(kind == .withLatest ? .unlimited : .max(1))
+  }
+
+  func secondary(_ id: Int, didSend value: Other.Output) {
+    lock.lock()
+    let action = state.otherSent(value)
+    guard case .finish(let cancelling) = action else {
+      lock.unlock()
+      return
+    }
+    if state.kind == .prefixUntil { outlet.finish(.finished) }
+    lock.unlock()
+    for subscription in cancelling { subscription.cancel() }
+    drain()
+  }
+
+  func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Other.Failure>) {
+    lock.lock()
+    guard !state.isDone else {
+      lock.unlock()
+      return
+    }
+    state.other = nil
+    let ending: Subscribers.Completion<Downstream.Failure>?
+    switch completion {
+    case .failure(let error):
+      ending = failure.map { .failure($0(error)) }
+    case .finished:
+      ending = state.kind == .dropUntil && state.latest == nil ? .finished : nil
+    }
+    guard let ending else {
+      lock.unlock()
+      return
+    }
+    let others = state.end()
+    outlet.finish(ending)
+    lock.unlock()
+    for other in others { other.cancel() }
+    drain()
+  }
+
+  override func didCancel(_ effects: inout RelayEffects) {
+    for subscription in state.end() { effects.cancel(subscription) }
+  }
+}
