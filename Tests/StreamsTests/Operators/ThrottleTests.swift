@@ -72,10 +72,3 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 }
-
-/// A failure for tests.
-enum TestFailure: Error, Equatable {
-  case boom
-  case timedOut
-  case full
-}
