@@ -194,6 +194,58 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
       return
     }
     outlet.isDelivering = true
+    deliverQueued(to: downstream)
+  }
+
+  /// Emits `value`: straight to the downstream when nothing is queued or being delivered and
+  /// there is demand (the fast path), otherwise through the queue. Called with the lock held;
+  /// performs `effects` after unlocking, then delivers.
+  final func emitAndUnlock(_ value: Output, effects: RelayEffects = RelayEffects()) {
+    guard let downstream, !outlet.isDelivering, outlet.bufferedCount == 0, outlet.demand > 0,
+      !outlet.isCompleting
+    else {
+      outlet.push(value)
+      lock.unlock()
+      effects.perform()
+      drain()
+      return
+    }
+    outlet.demand -= 1
+    outlet.isDelivering = true
+    lock.unlock()
+    effects.perform()
+    let more = downstream.receive(value)
+    lock.lock()
+    guard didReceive(returning: more) else { return }
+    deliverQueued(to: downstream)
+  }
+
+  /// Books the demand a delivered value returned and runs the hooks. Called with the lock held;
+  /// returns false (with the lock released) when the downstream went away meanwhile.
+  private func didReceive(returning more: Subscribers.Demand) -> Bool {
+    guard downstream != nil else {
+      outlet.isDelivering = false
+      lock.unlock()
+      return false
+    }
+    outlet.demand += more
+    var effects = RelayEffects()
+    didDeliver(&effects)
+    if more > 0 { demandDidGrow(by: more, &effects) }
+    guard !effects.isEmpty else { return true }
+    lock.unlock()
+    effects.perform()
+    lock.lock()
+    guard downstream != nil else {
+      outlet.isDelivering = false
+      lock.unlock()
+      return false
+    }
+    return true
+  }
+
+  /// The delivery loop. Called with the lock held and `isDelivering` set; returns unlocked.
+  private func deliverQueued(to downstream: Downstream) {
     while true {
       if let completion = outlet.readyCompletion() {
         self.downstream = nil
@@ -213,25 +265,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
       lock.unlock()
       let more = downstream.receive(value)
       lock.lock()
-      guard self.downstream != nil else {
-        outlet.isDelivering = false
-        lock.unlock()
-        return
-      }
-      outlet.demand += more
-      var effects = RelayEffects()
-      didDeliver(&effects)
-      if more > 0 { demandDidGrow(by: more, &effects) }
-      if !effects.isEmpty {
-          lock.unlock()
-          effects.perform()
-          lock.lock()
-        guard self.downstream != nil else {
-          outlet.isDelivering = false
-          lock.unlock()
-          return
-        }
-      }
+      guard didReceive(returning: more) else { return }
     }
   }
 }

@@ -90,14 +90,15 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
 
   func upstream(_ index: Int, didSend value: Any) {
     lock.lock()
-    if let values = state.received(value, from: index) {
-      outlet.push(combine(values))
-    }
     var effects = RelayEffects()
-    state.slots.refill(index, unused: outlet.unusedDemand, into: &effects)
-    lock.unlock()
-    effects.perform()
-    drain()
+    guard let values = state.received(value, from: index) else {
+      state.slots.refill(index, unused: outlet.unusedDemand, into: &effects)
+      lock.unlock()
+      effects.perform()
+      return
+    }
+    state.slots.refill(index, unused: outlet.unusedDemand - 1, into: &effects)
+    emitAndUnlock(combine(values), effects: effects)
   }
 
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {

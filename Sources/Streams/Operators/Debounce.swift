@@ -149,14 +149,16 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
 
   private func waitEnded(generation: UInt64) {
     lock.lock()
-    let value = state.waitEnded(generation: generation)
-    var dropped: Downstream.Input?
-    if let value {
-      if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
+    guard let value = state.waitEnded(generation: generation) else {
+      lock.unlock()
+      return
     }
-    lock.unlock()
-    withExtendedLifetime(dropped) {}
-    drain()
+    guard outlet.unusedDemand > 0 else {
+      lock.unlock()
+      withExtendedLifetime(value) {}
+      return
+    }
+    emitAndUnlock(value)
   }
 
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {

@@ -71,12 +71,9 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
       lock.unlock()
       return
     }
-    outlet.push(value)
     var effects = RelayEffects()
-    state.slots.refill(index, unused: outlet.unusedDemand, into: &effects)
-    lock.unlock()
-    effects.perform()
-    drain()
+    state.slots.refill(index, unused: outlet.unusedDemand - 1, into: &effects)
+    emitAndUnlock(value, effects: effects)
   }
 
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {

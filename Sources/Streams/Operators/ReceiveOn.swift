@@ -94,9 +94,7 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     hand { [self] in
       lock.lock()
-      outlet.push(value)
-      lock.unlock()
-      drain()
+      emitAndUnlock(value)
     }
   }
 

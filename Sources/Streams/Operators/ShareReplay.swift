@@ -178,9 +178,7 @@ internal final class ReplayRelay<Downstream: Subscriber>: RelaySubscription<Down
 
   func offer(_ value: Downstream.Input) {
     lock.lock()
-    outlet.push(value)
-    lock.unlock()
-    drain()
+    emitAndUnlock(value)
   }
 
   func finishWith(_ completion: Subscribers.Completion<Downstream.Failure>) {

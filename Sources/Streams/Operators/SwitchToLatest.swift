@@ -155,12 +155,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
       lock.unlock()
       return
     }
-    outlet.push(value)
     var effects = RelayEffects()
-    state.inners.refill(id, unused: outlet.unusedDemand, into: &effects)
-    lock.unlock()
-    effects.perform()
-    drain()
+    state.inners.refill(id, unused: outlet.unusedDemand - 1, into: &effects)
+    emitAndUnlock(value, effects: effects)
   }
 
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {

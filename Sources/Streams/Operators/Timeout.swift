@@ -172,10 +172,10 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
       lock.unlock()
       return
     }
-    outlet.push(value)
     lock.unlock()
     startWait()
-    drain()
+    lock.lock()
+    emitAndUnlock(value)
   }
 
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {

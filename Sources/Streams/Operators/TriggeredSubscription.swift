@@ -117,9 +117,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
       return
     }
     if let output {
-      outlet.push(output)
-      lock.unlock()
-      drain()
+      emitAndUnlock(output)
     } else {
       let upstream = state.upstream
       lock.unlock()
