@@ -1,26 +1,36 @@
 /// Work an operator does after unlocking: upstream requests and cancels, then other actions.
+@usableFromInline
 internal struct RelayEffects {
-  private var requests: [(any Subscription, Subscribers.Demand)] = []
-  private var cancels: [any Subscription] = []
-  private var actions: [() -> Void] = []
+  @usableFromInline
+  var requests: [(any Subscription, Subscribers.Demand)] = []
+  @usableFromInline
+  var cancels: [any Subscription] = []
+  @usableFromInline
+  var actions: [() -> Void] = []
 
+  @inlinable
   init() {}
 
+  @inlinable
   var isEmpty: Bool { requests.isEmpty && cancels.isEmpty && actions.isEmpty }
 
+  @inlinable
   mutating func request(_ demand: Subscribers.Demand, from subscription: any Subscription) {
     if demand > 0 { requests.append((subscription, demand)) }
   }
 
+  @inlinable
   mutating func cancel(_ subscription: (any Subscription)?) {
     if let subscription { cancels.append(subscription) }
   }
 
+  @inlinable
   mutating func run(_ action: @escaping () -> Void) {
     actions.append(action)
   }
 
   /// Performs the work, in the order: cancels, requests, actions. Called without a lock held.
+  @inlinable
   func perform() {
     for subscription in cancels { subscription.cancel() }
     for (subscription, demand) in requests { subscription.request(demand) }
@@ -32,19 +42,28 @@ internal struct RelayEffects {
 ///
 /// A failure is delivered as soon as the downstream is free, dropping values still waiting for
 /// demand; a normal finish is delivered after them.
+@usableFromInline
 internal struct OutletState<Output, Failure: Error> {
+  @usableFromInline
   var demand = Subscribers.Demand.none
-  private var queue: [Output] = []
-  private var head = 0
-  private(set) var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  var queue: [Output] = []
+  @usableFromInline
+  var head = 0
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
   var isDelivering = false
 
+  @inlinable
   init() {}
 
   /// The number of values waiting for demand.
+  @inlinable
   var bufferedCount: Int { queue.count - head }
 
   /// Drops the oldest waiting value.
+  @inlinable
   mutating func dropOldest() -> Output? {
     guard bufferedCount > 0 else { return nil }
     let value = queue[head]
@@ -57,27 +76,33 @@ internal struct OutletState<Output, Failure: Error> {
   }
 
   /// Whether a completion has been queued; nothing is accepted after it.
+  @inlinable
   var isCompleting: Bool { completion != nil }
 
   /// Demand that values already waiting will not use.
+  @inlinable
   var unusedDemand: Subscribers.Demand { demand - bufferedCount }
 
+  @inlinable
   mutating func push(_ value: Output) {
     guard completion == nil else { return }
     queue.append(value)
   }
 
+  @inlinable
   mutating func finish(_ completion: Subscribers.Completion<Failure>) {
     guard self.completion == nil else { return }
     self.completion = completion
     if case .failure = completion { removeAll() }
   }
 
+  @inlinable
   var canDeliver: Bool {
     (bufferedCount > 0 && demand > 0) || (completion != nil && bufferedCount == 0)
   }
 
   /// The next value, taking one unit of demand, if there is a value and demand for it.
+  @inlinable
   mutating func popDeliverable() -> Output? {
     guard bufferedCount > 0, demand > 0 else { return nil }
     demand -= 1
@@ -91,12 +116,14 @@ internal struct OutletState<Output, Failure: Error> {
   }
 
   /// The completion, once every value before it was delivered.
+  @inlinable
   func readyCompletion() -> Subscribers.Completion<Failure>? {
     bufferedCount == 0 ? completion : nil
   }
 
   /// Empties the queue, returning what it held so it can be released after unlocking.
   @discardableResult
+  @inlinable
   mutating func removeAll() -> [Output] {
     let dropped = Array(queue[head...])
     queue = []
@@ -111,36 +138,49 @@ internal struct OutletState<Output, Failure: Error> {
 /// struct under the same lock, push values and the completion into `outlet` while holding it, and
 /// call ``drain()`` after unlocking. Calls into the downstream never overlap and never exceed its
 /// demand; no lock is held while calling out.
+@usableFromInline
 internal class RelaySubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+  @usableFromInline
   typealias Output = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
+  @usableFromInline
   final let lock = StreamsLock()
   // Protected by `lock`: the downstream (nil once completed or cancelled), the outlet, and the
   // state of subclasses.
+  @usableFromInline
   final var downstream: Downstream?
+  @usableFromInline
   final var outlet = OutletState<Downstream.Input, Downstream.Failure>()
 
+  @inlinable
   init(downstream: Downstream) {
     self.downstream = downstream
   }
 
   /// Whether the downstream was completed or cancelled. Lock held.
+  @inlinable
   final var isEnded: Bool { downstream == nil }
 
   /// Downstream demand grew by `added` (already added to `outlet.demand`). Lock held.
+  @inlinable
   func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {}
 
   /// A value was delivered downstream. Lock held.
+  @inlinable
   func didDeliver(_ effects: inout RelayEffects) {}
 
   /// The downstream cancelled; cancel upstreams and timers, release state. Lock held.
+  @inlinable
   func didCancel(_ effects: inout RelayEffects) {}
 
   /// The completion is about to be delivered; release what is left. Lock held.
+  @inlinable
   func willComplete(_ effects: inout RelayEffects) {}
 
   /// Hands this subscription to the downstream.
+  @inlinable
   final func start() {
     lock.lock()
     guard let downstream else {
@@ -156,6 +196,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
     drain()
   }
 
+  @inlinable
   final func request(_ demand: Subscribers.Demand) {
     guard demand > 0 else { return }
     lock.lock()
@@ -171,6 +212,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
     drain()
   }
 
+  @inlinable
   final func cancel() {
     lock.lock()
     guard let downstream else {
@@ -187,6 +229,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
   }
 
   /// Delivers what the outlet holds, as demand allows, unless another thread is delivering.
+  @inlinable
   final func drain() {
     lock.lock()
     guard let downstream, !outlet.isDelivering, outlet.canDeliver else {
@@ -200,6 +243,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
   /// Emits `value`: straight to the downstream when nothing is queued or being delivered and
   /// there is demand (the fast path), otherwise through the queue. Called with the lock held;
   /// performs `effects` after unlocking, then delivers.
+  @inlinable
   final func emitAndUnlock(_ value: Output, effects: RelayEffects = RelayEffects()) {
     guard let downstream, !outlet.isDelivering, outlet.bufferedCount == 0, outlet.demand > 0,
       !outlet.isCompleting
@@ -222,7 +266,8 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
 
   /// Books the demand a delivered value returned and runs the hooks. Called with the lock held;
   /// returns false (with the lock released) when the downstream went away meanwhile.
-  private func didReceive(returning more: Subscribers.Demand) -> Bool {
+  @inlinable
+  func didReceive(returning more: Subscribers.Demand) -> Bool {
     guard downstream != nil else {
       outlet.isDelivering = false
       lock.unlock()
@@ -245,7 +290,8 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
   }
 
   /// The delivery loop. Called with the lock held and `isDelivering` set; returns unlocked.
-  private func deliverQueued(to downstream: Downstream) {
+  @inlinable
+  func deliverQueued(to downstream: Downstream) {
     while true {
       if let completion = outlet.readyCompletion() {
         self.downstream = nil
@@ -271,34 +317,53 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
 }
 
 /// A stateful operator's subscription as seen by the subscribers it attaches to its upstreams.
+@usableFromInline
 internal protocol UpstreamOwner: AnyObject {
   associatedtype UpstreamOutput
   associatedtype UpstreamFailure: Error
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription)
+  @inlinable
   func upstream(_ index: Int, didSend value: UpstreamOutput)
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<UpstreamFailure>)
 }
 
 /// The subscriber an operator attaches to its upstream number `index`.
 ///
 /// Every demand goes through explicit requests, so `receive(_:)` returns `.none`.
+@usableFromInline
 internal struct UpstreamLink<Owner: UpstreamOwner>: Subscriber {
+  @usableFromInline
   typealias Input = Owner.UpstreamOutput
+  @usableFromInline
   typealias Failure = Owner.UpstreamFailure
 
+  @usableFromInline
   let owner: Owner
+  @usableFromInline
   let index: Int
+
+  @inlinable
+  init(owner: Owner, index: Int) {
+    self.owner = owner
+    self.index = index
+  }
+  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
+  @inlinable
   func receive(subscription: any Subscription) {
     owner.upstream(index, didSubscribe: subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     owner.upstream(index, didSend: input)
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     owner.upstream(index, didComplete: completion)
   }
@@ -306,23 +371,37 @@ internal struct UpstreamLink<Owner: UpstreamOwner>: Subscriber {
 
 /// An ``UpstreamLink`` for an upstream whose values the owner keeps type-erased (combineLatest,
 /// zip over upstreams of different output types).
+@usableFromInline
 internal struct ErasedUpstreamLink<Owner: UpstreamOwner, Input>: Subscriber
 where Owner.UpstreamOutput == Any {
+  @usableFromInline
   typealias Failure = Owner.UpstreamFailure
 
+  @usableFromInline
   let owner: Owner
+  @usableFromInline
   let index: Int
+
+  @inlinable
+  init(owner: Owner, index: Int) {
+    self.owner = owner
+    self.index = index
+  }
+  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
+  @inlinable
   func receive(subscription: any Subscription) {
     owner.upstream(index, didSubscribe: subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     owner.upstream(index, didSend: input as Any)
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     owner.upstream(index, didComplete: completion)
   }

@@ -9,6 +9,7 @@ extension Publisher {
   /// ```swift
   /// username.combineLatest(password) { !$0.isEmpty && $1.count >= 8 }
   /// ```
+  @inlinable
   public func combineLatest<P: Publisher>(
     _ publisher1: P
   ) -> Publishers.CombineLatest<Self, P>
@@ -17,6 +18,7 @@ extension Publisher {
   }
 
   /// ``combineLatest(_:)`` with 1 other publisher, each output made by `transform`.
+  @inlinable
   public func combineLatest<P: Publisher, T>(
     _ publisher1: P, _ transform: @escaping (Output, P.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
@@ -25,6 +27,7 @@ extension Publisher {
   }
 
   /// ``combineLatest(_:)`` with 2 other publishers.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher>(
     _ publisher1: P, _ publisher2: Q
   ) -> Publishers.CombineLatest3<Self, P, Q>
@@ -33,6 +36,7 @@ extension Publisher {
   }
 
   /// ``combineLatest(_:)`` with 2 other publishers, each output made by `transform`.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher, T>(
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
@@ -41,6 +45,7 @@ extension Publisher {
   }
 
   /// ``combineLatest(_:)`` with 3 other publishers.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
     _ publisher1: P, _ publisher2: Q, _ publisher3: R
   ) -> Publishers.CombineLatest4<Self, P, Q, R>
@@ -49,6 +54,7 @@ extension Publisher {
   }
 
   /// ``combineLatest(_:)`` with 3 other publishers, each output made by `transform`.
+  @inlinable
   public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
     _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
@@ -71,11 +77,13 @@ extension Publishers {
     public let b: B
 
     /// The combineLatest of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = CombineLatestSubscription(downstream: subscriber, count: 2) {
@@ -101,12 +109,14 @@ extension Publishers {
     public let c: C
 
     /// The combineLatest of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
       self.c = c
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = CombineLatestSubscription(downstream: subscriber, count: 3) {
@@ -135,6 +145,7 @@ extension Publishers {
     public let d: D
 
     /// The combineLatest of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -142,6 +153,7 @@ extension Publishers {
       self.d = d
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = CombineLatestSubscription(downstream: subscriber, count: 4) {
@@ -164,6 +176,7 @@ extension Collection where Element: Publisher {
   /// ```swift
   /// [a, b, c].combineLatest().sink { print($0) }   // [latestA, latestB, latestC]
   /// ```
+  @inlinable
   public func combineLatest() -> Publishers.CombineLatestCollection<Self> {
     Publishers.CombineLatestCollection(self)
   }
@@ -181,10 +194,12 @@ extension Publishers {
     public let publishers: Upstreams
 
     /// The combination of `publishers`.
+    @inlinable
     public init(_ publishers: Upstreams) {
       self.publishers = publishers
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = CombineLatestSubscription(

@@ -1,11 +1,18 @@
 /// The state of a combineLatest: the latest value of each upstream and which have finished.
+@usableFromInline
 internal struct CombineLatestState {
+  @usableFromInline
   var slots = InnerSlots()
+  @usableFromInline
   var latest: [Any?]
+  @usableFromInline
   var missing: Int
+  @usableFromInline
   var running: Int
+  @usableFromInline
   var isDone = false
 
+  @inlinable
   init(count: Int) {
     latest = Array(repeating: nil, count: count)
     missing = count
@@ -14,6 +21,7 @@ internal struct CombineLatestState {
   }
 
   /// Records `value` from upstream `id`; the latest values of all upstreams once each has one.
+  @inlinable
   mutating func received(_ value: Any, from id: Int) -> [Any]? {
     guard !isDone, slots.consume(id) else { return nil }
     if latest[id] == nil { missing -= 1 }
@@ -21,12 +29,14 @@ internal struct CombineLatestState {
     return missing == 0 ? latest.map { $0! } : nil
   }
 
-  enum Ending<Failure: Error> {
+  @usableFromInline
+  internal enum Ending<Failure: Error> {
     case none
     case finish
     case fail(Failure, cancelling: [any Subscription])
   }
 
+  @inlinable
   mutating func completed<Failure>(
     _ id: Int, with completion: Subscribers.Completion<Failure>
   ) -> Ending<Failure> {
@@ -46,6 +56,7 @@ internal struct CombineLatestState {
     }
   }
 
+  @inlinable
   mutating func end() -> [any Subscription] {
     isDone = true
     latest = []
@@ -55,16 +66,22 @@ internal struct CombineLatestState {
 
 /// The subscription of every combineLatest: upstream values are kept type-erased and combined
 /// into the output by `combine` (an internal cast, never user code).
+@usableFromInline
 internal final class CombineLatestSubscription<Downstream: Subscriber>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
   typealias UpstreamOutput = Any
+  @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
 
   // `combine` is immutable; `state` is protected by the inherited `lock`.
-  private let combine: ([Any]) -> Downstream.Input
-  private var state: CombineLatestState
+  @usableFromInline
+  let combine: ([Any]) -> Downstream.Input
+  @usableFromInline
+  var state: CombineLatestState
 
+  @inlinable
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
     self.combine = combine
     state = CombineLatestState(count: count)
@@ -75,6 +92,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.slots.attach(index, subscription) else {
@@ -88,6 +106,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
     effects.perform()
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Any) {
     lock.lock()
     var effects = RelayEffects()
@@ -101,6 +120,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
     emitAndUnlock(combine(values), effects: effects)
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     switch state.completed(index, with: completion) {
@@ -118,10 +138,12 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
     }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     state.slots.refillAll(unused: outlet.unusedDemand, into: &effects)
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     for upstream in state.end() { effects.cancel(upstream) }
   }

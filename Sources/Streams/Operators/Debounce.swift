@@ -15,6 +15,7 @@ extension Publisher {
   ///   - dueTime: how long the upstream must stay quiet before the latest value is published.
   ///   - scheduler: the scheduler that measures the wait and delivers the value.
   ///   - options: scheduler options for the delivery.
+  @inlinable
   public func debounce<S: Scheduler>(
     for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil
   ) -> Publishers.Debounce<Self, S> {
@@ -40,6 +41,7 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// A debounce of `upstream`.
+    @inlinable
     public init(
       upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
       options: Context.SchedulerOptions?
@@ -50,6 +52,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = DebounceSubscription(
@@ -61,24 +64,32 @@ extension Publishers {
 }
 
 /// The state of a debounce: the pending value and the generation of the latest wait.
+@usableFromInline
 internal struct DebounceState<Value> {
-  enum Action {
+  @usableFromInline
+  internal enum Action {
     case none
     case startWait(generation: UInt64)
     case cancelUpstream(any Subscription)
   }
 
+  @usableFromInline
   var upstream: (any Subscription)?
+  @usableFromInline
   var pending: Value?
+  @usableFromInline
   var generation: UInt64 = 0
+  @usableFromInline
   var isDone = false
 
+  @inlinable
   mutating func subscribed(_ subscription: any Subscription) -> Action {
     guard !isDone, upstream == nil else { return .cancelUpstream(subscription) }
     upstream = subscription
     return .none
   }
 
+  @inlinable
   mutating func received(_ value: Value) -> Action {
     guard !isDone else { return .none }
     pending = value
@@ -87,6 +98,7 @@ internal struct DebounceState<Value> {
   }
 
   /// The value to publish when the wait of `generation` ends, if it is still the latest.
+  @inlinable
   mutating func waitEnded(generation: UInt64) -> Value? {
     guard !isDone, generation == self.generation else { return nil }
     defer { pending = nil }
@@ -94,6 +106,7 @@ internal struct DebounceState<Value> {
   }
 
   /// Ends the debounce; returns the upstream to cancel and the dropped pending value.
+  @inlinable
   mutating func end() -> (upstream: (any Subscription)?, dropped: Value?) {
     isDone = true
     defer {
@@ -104,15 +117,21 @@ internal struct DebounceState<Value> {
   }
 }
 
+@usableFromInline
 internal final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
   // Immutable configuration; `state` is protected by the inherited `lock`.
-  private let dueTime: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private var state = DebounceState<Downstream.Input>()
+  @usableFromInline
+  let dueTime: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  var state = DebounceState<Downstream.Input>()
 
+  @inlinable
   init(
     downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
     options: Context.SchedulerOptions?
@@ -123,6 +142,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     let action = isEnded ? .cancelUpstream(subscription) : state.subscribed(subscription)
@@ -134,6 +154,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     lock.lock()
     let action = state.received(value)
@@ -147,7 +168,8 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
     }
   }
 
-  private func waitEnded(generation: UInt64) {
+  @inlinable
+  func waitEnded(generation: UInt64) {
     lock.lock()
     guard let value = state.waitEnded(generation: generation) else {
       lock.unlock()
@@ -161,6 +183,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
     emitAndUnlock(value)
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     let ended = state.end()
@@ -170,6 +193,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
     drain()
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     effects.cancel(state.end().upstream)
   }

@@ -14,6 +14,7 @@ extension Publisher {
   /// - Parameters:
   ///   - maxPublishers: the most inner publishers subscribed at once.
   ///   - transform: makes the inner publisher for a value.
+  @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   ) -> Publishers.FlatMap<P, Self> where P.Failure == Failure {
@@ -38,6 +39,7 @@ extension Publishers {
     public let transform: (Upstream.Output) -> NewPublisher
 
     /// A flat map of `upstream`.
+    @inlinable
     public init(
       upstream: Upstream, maxPublishers: Subscribers.Demand,
       transform: @escaping (Upstream.Output) -> NewPublisher
@@ -47,6 +49,7 @@ extension Publishers {
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
@@ -58,14 +61,21 @@ extension Publishers {
 }
 
 /// The state of a flat map: the upstream, the running inner publishers, what has finished.
+@usableFromInline
 internal struct FlatMapState {
+  @usableFromInline
   var upstream: (any Subscription)?
+  @usableFromInline
   var inners = InnerSlots()
+  @usableFromInline
   var nextID = 0
+  @usableFromInline
   var isUpstreamFinished = false
+  @usableFromInline
   var isDone = false
 
   /// Registers a new inner publisher; its id, or nil once done.
+  @inlinable
   mutating func addInner() -> Int? {
     guard !isDone else { return nil }
     nextID += 1
@@ -73,13 +83,15 @@ internal struct FlatMapState {
     return nextID
   }
 
-  enum Ending<Failure: Error> {
+  @usableFromInline
+  internal enum Ending<Failure: Error> {
     case none
     case requestMore(any Subscription)
     case finish
     case fail(Failure, cancelling: [any Subscription])
   }
 
+  @inlinable
   mutating func innerCompleted<Failure>(
     _ id: Int, with completion: Subscribers.Completion<Failure>, refills: Bool
   ) -> Ending<Failure> {
@@ -94,6 +106,7 @@ internal struct FlatMapState {
     return .none
   }
 
+  @inlinable
   mutating func upstreamCompleted<Failure>(
     with completion: Subscribers.Completion<Failure>
   ) -> Ending<Failure> {
@@ -106,7 +119,8 @@ internal struct FlatMapState {
     return .finish
   }
 
-  private mutating func fail<Failure>(_ error: Failure) -> Ending<Failure> {
+  @inlinable
+  mutating func fail<Failure>(_ error: Failure) -> Ending<Failure> {
     isDone = true
     var cancelling = inners.removeAll()
     if let upstream { cancelling.append(upstream) }
@@ -114,6 +128,7 @@ internal struct FlatMapState {
     return .fail(error, cancelling: cancelling)
   }
 
+  @inlinable
   mutating func end() -> [any Subscription] {
     isDone = true
     var cancelling = inners.removeAll()
@@ -123,20 +138,29 @@ internal struct FlatMapState {
   }
 }
 
+@usableFromInline
 internal final class FlatMapSubscription<
   Value, Inner: Publisher, Downstream: Subscriber
 >: RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
+  @usableFromInline
   typealias UpstreamOutput = Value
+  @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
+  @usableFromInline
   typealias SecondaryOutput = Inner.Output
+  @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
   // Immutable configuration; `state` is protected by the inherited `lock`.
-  private let maxPublishers: Subscribers.Demand
-  private let transform: (Value) -> Inner
-  private var state = FlatMapState()
+  @usableFromInline
+  let maxPublishers: Subscribers.Demand
+  @usableFromInline
+  let transform: (Value) -> Inner
+  @usableFromInline
+  var state = FlatMapState()
 
+  @inlinable
   init(
     downstream: Downstream, maxPublishers: Subscribers.Demand,
     transform: @escaping (Value) -> Inner
@@ -146,6 +170,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.upstream == nil else {
@@ -158,6 +183,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     subscription.request(maxPublishers)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Value) {
     let inner = transform(value)
     lock.lock()
@@ -167,11 +193,13 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     inner.subscribe(SecondaryLink(owner: self, id: id))
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     apply(state.upstreamCompleted(with: completion))
   }
 
+  @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.inners.attach(id, subscription) else {
@@ -185,6 +213,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     effects.perform()
   }
 
+  @inlinable
   func secondary(_ id: Int, didSend value: Inner.Output) {
     lock.lock()
     guard !state.isDone, state.inners.consume(id) else {
@@ -196,13 +225,15 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     emitAndUnlock(value, effects: effects)
   }
 
+  @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {
     lock.lock()
     apply(state.innerCompleted(id, with: completion, refills: maxPublishers != .unlimited))
   }
 
   /// Applies an ending; called with the lock held, returns with it released.
-  private func apply(_ ending: FlatMapState.Ending<Downstream.Failure>) {
+  @inlinable
+  func apply(_ ending: FlatMapState.Ending<Downstream.Failure>) {
     switch ending {
     case .none:
       lock.unlock()
@@ -221,10 +252,12 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     state.inners.refillAll(unused: outlet.unusedDemand, into: &effects)
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     for subscription in state.end() { effects.cancel(subscription) }
   }

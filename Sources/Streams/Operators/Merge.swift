@@ -9,12 +9,14 @@ extension Publisher {
   /// ```swift
   /// local.merge(with: remote).sink { print($0) }
   /// ```
+  @inlinable
   public func merge<B: Publisher>(with b: B) -> Publishers.Merge<Self, B>
   where B.Output == Output, B.Failure == Failure {
     Publishers.Merge(self, b)
   }
 
   /// Merges this publisher with 2 others; see ``merge(with:)``.
+  @inlinable
   public func merge<B: Publisher, C: Publisher>(
     with b: B, _ c: C
   ) -> Publishers.Merge3<Self, B, C>
@@ -23,6 +25,7 @@ extension Publisher {
   }
 
   /// Merges this publisher with 3 others; see ``merge(with:)``.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher>(
     with b: B, _ c: C, _ d: D
   ) -> Publishers.Merge4<Self, B, C, D>
@@ -31,6 +34,7 @@ extension Publisher {
   }
 
   /// Merges this publisher with 4 others; see ``merge(with:)``.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
     with b: B, _ c: C, _ d: D, _ e: E
   ) -> Publishers.Merge5<Self, B, C, D, E>
@@ -39,6 +43,7 @@ extension Publisher {
   }
 
   /// Merges this publisher with 5 others; see ``merge(with:)``.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F
   ) -> Publishers.Merge6<Self, B, C, D, E, F>
@@ -47,6 +52,7 @@ extension Publisher {
   }
 
   /// Merges this publisher with 6 others; see ``merge(with:)``.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
   ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
@@ -55,6 +61,7 @@ extension Publisher {
   }
 
   /// Merges this publisher with 7 others; see ``merge(with:)``.
+  @inlinable
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
   ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
@@ -76,11 +83,13 @@ extension Publishers {
     public let b: B
 
     /// The merge of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 2)
@@ -104,12 +113,14 @@ extension Publishers {
     public let c: C
 
     /// The merge of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
       self.c = c
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 3)
@@ -136,6 +147,7 @@ extension Publishers {
     public let d: D
 
     /// The merge of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -143,6 +155,7 @@ extension Publishers {
       self.d = d
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 4)
@@ -172,6 +185,7 @@ extension Publishers {
     public let e: E
 
     /// The merge of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
       self.a = a
       self.b = b
@@ -180,6 +194,7 @@ extension Publishers {
       self.e = e
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 5)
@@ -212,6 +227,7 @@ extension Publishers {
     public let f: F
 
     /// The merge of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
       self.a = a
       self.b = b
@@ -221,6 +237,7 @@ extension Publishers {
       self.f = f
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 6)
@@ -256,6 +273,7 @@ extension Publishers {
     public let g: G
 
     /// The merge of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
       self.a = a
       self.b = b
@@ -266,6 +284,7 @@ extension Publishers {
       self.g = g
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 7)
@@ -304,6 +323,7 @@ extension Publishers {
     public let h: H
 
     /// The merge of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
       self.a = a
       self.b = b
@@ -315,6 +335,7 @@ extension Publishers {
       self.h = h
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 8)
@@ -345,15 +366,18 @@ extension Publishers {
     public let publishers: [Upstream]
 
     /// The merge of `upstream`.
+    @inlinable
     public init(_ upstream: Upstream...) {
       publishers = upstream
     }
 
     /// The merge of the publishers of `upstream`.
+    @inlinable
     public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
       publishers = Array(upstream)
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: publishers.count)
@@ -364,6 +388,7 @@ extension Publishers {
     }
 
     /// This merge with one more upstream.
+    @inlinable
     public func merge(with other: Upstream) -> MergeMany<Upstream> {
       MergeMany(publishers + [other])
     }

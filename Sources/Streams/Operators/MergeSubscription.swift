@@ -1,15 +1,20 @@
 /// The state of a merge: the upstreams still running and whether the merge ended.
+@usableFromInline
 internal struct MergeState {
+  @usableFromInline
   var slots = InnerSlots()
+  @usableFromInline
   var isDone = false
 
-  enum Completion<Failure: Error> {
+  @usableFromInline
+  internal enum Completion<Failure: Error> {
     case none
     case finish
     case fail(Failure, cancelling: [any Subscription])
   }
 
   /// Upstream `id` completed; what the merge does.
+  @inlinable
   mutating func completed<Failure>(
     _ id: Int, with completion: Subscribers.Completion<Failure>
   ) -> Completion<Failure> {
@@ -26,6 +31,7 @@ internal struct MergeState {
     }
   }
 
+  @inlinable
   mutating func end() -> [any Subscription] {
     isDone = true
     return slots.removeAll()
@@ -34,15 +40,20 @@ internal struct MergeState {
 
 /// The subscription of `merge` and `MergeMany`: values from every upstream go to the outlet in
 /// arrival order; finished when every upstream finished; the first failure cancels the others.
+@usableFromInline
 internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscription<Downstream>,
   UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
   typealias UpstreamOutput = Downstream.Input
+  @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
 
   // Protected by the inherited `lock`.
-  private var state = MergeState()
+  @usableFromInline
+  var state = MergeState()
 
+  @inlinable
   init(downstream: Downstream, count: Int) {
     super.init(downstream: downstream)
     for id in 0..<count { state.slots.reserve(id) }
@@ -52,6 +63,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.slots.attach(index, subscription) else {
@@ -65,6 +77,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
     effects.perform()
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     lock.lock()
     guard !state.isDone, state.slots.consume(index) else {
@@ -76,6 +89,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
     emitAndUnlock(value, effects: effects)
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     switch state.completed(index, with: completion) {
@@ -93,10 +107,12 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
     }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     state.slots.refillAll(unused: outlet.unusedDemand, into: &effects)
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     for upstream in state.end() { effects.cancel(upstream) }
   }
