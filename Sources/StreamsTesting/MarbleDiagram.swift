@@ -86,7 +86,8 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
     }
     if let start = groupStart {
       throw MarbleError(
-        code: .unclosedGroup, position: start, message: "the group opened at \(start) is not closed")
+        code: .unclosedGroup, position: start, message: "the group opened at \(start) is not closed"
+      )
     }
     self.events = events
   }

@@ -34,7 +34,11 @@ extension TestScheduler {
           message: "value '\(character)' (event \(index)) is not in the values dictionary")
       }
     }
-    return play(parsed, tick: tick) { values[$0]! } failure: { error }
+    return play(parsed, tick: tick) {
+      values[$0]!
+    } failure: {
+      error
+    }
   }
 
   /// A publisher that plays `diagram` with each value character as the value itself; `#` fails
@@ -42,7 +46,11 @@ extension TestScheduler {
   public func marbles(
     _ diagram: String, tick: SchedulerTimeType.Stride = .seconds(1)
   ) throws -> AnyPublisher<Character, MarbleFailure> {
-    play(try MarbleDiagram(diagram), tick: tick) { $0 } failure: { MarbleFailure() }
+    play(try MarbleDiagram(diagram), tick: tick) {
+      $0
+    } failure: {
+      MarbleFailure()
+    }
   }
 
   private func play<Value, Failure: Error>(

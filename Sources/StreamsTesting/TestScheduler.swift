@@ -113,7 +113,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
   private func enqueue(at time: Int, interval: Int?, action: @escaping () -> Void) -> UInt64 {
     nextSequence += 1
     heap.insert(
-      ScheduledAction(time: time, sequence: nextSequence, identifier: nextSequence,
+      ScheduledAction(
+        time: time, sequence: nextSequence, identifier: nextSequence,
         interval: interval, action: action))
     return nextSequence
   }

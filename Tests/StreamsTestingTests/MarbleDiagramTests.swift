@@ -6,7 +6,10 @@ import Testing
   @Test func parsesTicksValuesGroupsAndCompletion() throws {
     let diagram = try MarbleDiagram("-a-[bc]--d|")
     #expect(diagram.events.map(\.tick) == [1, 3, 3, 6, 7])
-    #expect(diagram.events.map(\.event) == [.value("a"), .value("b"), .value("c"), .value("d"), .finished])
+    #expect(
+      diagram.events.map(\.event) == [
+        .value("a"), .value("b"), .value("c"), .value("d"), .finished,
+      ])
     let failing = try MarbleDiagram("ab#")
     #expect(failing.events.map(\.event) == [.value("a"), .value("b"), .failure])
   }
@@ -51,7 +54,10 @@ import Testing
     scheduler.run()
     #expect(recorder.values == [1, 2, 3])
     #expect(recorder.completion == .failure(MarbleFailure()))
-    #expect(recorder.timedEvents.compactMap(\.time) == [0, 10_000_000, 30_000_000, 30_000_000, 40_000_000])
+    #expect(
+      recorder.timedEvents.compactMap(\.time) == [
+        0, 10_000_000, 30_000_000, 30_000_000, 40_000_000,
+      ])
     #expect(throws: MarbleError.self) {
       try scheduler.marbles("a-z", values: ["a": 1], error: MarbleFailure())
     }

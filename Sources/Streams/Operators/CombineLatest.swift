@@ -56,7 +56,8 @@ extension Publisher {
   /// ``combineLatest(_:)`` with 3 other publishers, each output made by `transform`.
   @inlinable
   public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
-    _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+    _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
   where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
     Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map(transform)
@@ -90,8 +91,10 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output)
       }
       subscription.start()
-      a.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
+      a.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
     }
   }
 
@@ -123,9 +126,12 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
       }
       subscription.start()
-      a.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
+      a.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
+      c.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
     }
   }
 
@@ -160,10 +166,14 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
       }
       subscription.start()
-      a.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
-      d.subscribe(ErasedUpstreamLink<CombineLatestSubscription<S>, D.Output>(owner: subscription, index: 3))
+      a.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
+      c.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
+      d.subscribe(
+        ErasedUpstreamLink<CombineLatestSubscription<S>, D.Output>(owner: subscription, index: 3))
     }
   }
 }

@@ -9,9 +9,11 @@ extension Publisher {
   /// ```swift
   /// sensorReadings.drop(untilOutputFrom: calibrationDone)
   /// ```
-  public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<
-    Self, P
-  > where P.Failure == Failure {
+  public func drop<P: Publisher>(untilOutputFrom publisher: P)
+    -> Publishers.DropUntilOutput<
+      Self, P
+    > where P.Failure == Failure
+  {
     Publishers.DropUntilOutput(upstream: self, other: publisher)
   }
 }

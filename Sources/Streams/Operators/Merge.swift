@@ -29,7 +29,10 @@ extension Publisher {
   public func merge<B: Publisher, C: Publisher, D: Publisher>(
     with b: B, _ c: C, _ d: D
   ) -> Publishers.Merge4<Self, B, C, D>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure {
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure
+  {
     Publishers.Merge4(self, b, c, d)
   }
 
@@ -38,7 +41,10 @@ extension Publisher {
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
     with b: B, _ c: C, _ d: D, _ e: E
   ) -> Publishers.Merge5<Self, B, C, D, E>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure {
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure
+  {
     Publishers.Merge5(self, b, c, d, e)
   }
 
@@ -47,25 +53,42 @@ extension Publisher {
   public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F
   ) -> Publishers.Merge6<Self, B, C, D, E, F>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure {
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure
+  {
     Publishers.Merge6(self, b, c, d, e, f)
   }
 
   /// Merges this publisher with 6 others; see ``merge(with:)``.
   @inlinable
-  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
+  public func merge<
+    B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+  >(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
   ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure {
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure
+  {
     Publishers.Merge7(self, b, c, d, e, f, g)
   }
 
   /// Merges this publisher with 7 others; see ``merge(with:)``.
   @inlinable
-  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
+  public func merge<
+    B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+  >(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
   ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure, H.Output == Output, H.Failure == Failure {
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure,
+    H.Output == Output, H.Failure == Failure
+  {
     Publishers.Merge8(self, b, c, d, e, f, g, h)
   }
 }
@@ -133,7 +156,10 @@ extension Publishers {
 
   /// A publisher of the values of 4 upstreams, interleaved; see ``Publisher/merge(with:)``.
   public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
-  where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure {
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure
+  {
     public typealias Output = A.Output
     public typealias Failure = A.Failure
 
@@ -168,8 +194,12 @@ extension Publishers {
   }
 
   /// A publisher of the values of 5 upstreams, interleaved; see ``Publisher/merge(with:)``.
-  public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
-  where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure {
+  public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>:
+    Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure
+  {
     public typealias Output = A.Output
     public typealias Failure = A.Failure
 
@@ -208,8 +238,14 @@ extension Publishers {
   }
 
   /// A publisher of the values of 6 upstreams, interleaved; see ``Publisher/merge(with:)``.
-  public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher
-  where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure, F.Output == A.Output, F.Failure == A.Failure {
+  public struct Merge6<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure
+  {
     public typealias Output = A.Output
     public typealias Failure = A.Failure
 
@@ -252,8 +288,14 @@ extension Publishers {
   }
 
   /// A publisher of the values of 7 upstreams, interleaved; see ``Publisher/merge(with:)``.
-  public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>: Publisher
-  where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure, F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure {
+  public struct Merge7<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure
+  {
     public typealias Output = A.Output
     public typealias Failure = A.Failure
 
@@ -300,8 +342,16 @@ extension Publishers {
   }
 
   /// A publisher of the values of 8 upstreams, interleaved; see ``Publisher/merge(with:)``.
-  public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>: Publisher
-  where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure, F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure, H.Output == A.Output, H.Failure == A.Failure {
+  public struct Merge8<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
+    G: Publisher, H: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure,
+    H.Output == A.Output, H.Failure == A.Failure
+  {
     public typealias Output = A.Output
     public typealias Failure = A.Failure
 

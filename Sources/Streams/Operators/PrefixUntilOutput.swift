@@ -9,9 +9,11 @@ extension Publisher {
   /// ```swift
   /// ticks.prefix(untilOutputFrom: stopButtonTaps)
   /// ```
-  public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<
-    Self, P
-  > {
+  public func prefix<P: Publisher>(untilOutputFrom publisher: P)
+    -> Publishers.PrefixUntilOutput<
+      Self, P
+    >
+  {
     Publishers.PrefixUntilOutput(upstream: self, other: publisher)
   }
 }

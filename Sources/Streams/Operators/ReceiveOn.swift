@@ -54,7 +54,8 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
   // inherited `lock`.
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
-  private let delay: (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
+  private let delay:
+    (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
   private var upstreamSubscription: (any Subscription)?
   private var pendingDemand = Subscribers.Demand.none
   private var isUpstreamDone = false

@@ -130,7 +130,8 @@ internal class ReplayConduitBase<Output, Failure: Error>: @unchecked Sendable {
 
 internal final class ReplayConduit<Downstream: Subscriber>: ReplayConduitBase<
   Downstream.Input, Downstream.Failure
->, @unchecked Sendable {
+>, @unchecked Sendable
+{
   private let relay: ReplayRelay<Downstream>
 
   init(downstream: Downstream, owner: ReplaySubject<Downstream.Input, Downstream.Failure>) {
@@ -144,7 +145,9 @@ internal final class ReplayConduit<Downstream: Subscriber>: ReplayConduitBase<
 
   /// Queues the replayed values (and completion) before the subscriber is attached. Called with
   /// the subject's lock held; takes only the relay's lock.
-  func prefill(_ values: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>?) {
+  func prefill(
+    _ values: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>?
+  ) {
     relay.prefill(values, completion: completion)
   }
 
@@ -169,7 +172,9 @@ internal final class ReplayRelay<Downstream: Subscriber>: RelaySubscription<Down
     outlet.isDelivering = true
   }
 
-  func prefill(_ values: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>?) {
+  func prefill(
+    _ values: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>?
+  ) {
     lock.lock()
     for value in values { outlet.push(value) }
     if let completion { outlet.finish(completion) }

@@ -50,7 +50,8 @@ extension Publisher {
 
   /// ``zip(_:)`` with 3 other publishers, each output made by `transform`.
   public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
-    _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+    _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
   ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
   where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
     Publishers.Zip4(self, publisher1, publisher2, publisher3).map(transform)

@@ -17,7 +17,8 @@ import Testing
     scheduler.advance(by: .seconds(1))
     #expect(recorder.values == [1, 2])
     #expect(recorder.completion == .finished)
-    #expect(recorder.timedEvents.compactMap(\.time) == [0, 2_000_000_000, 3_000_000_000, 3_000_000_000])
+    #expect(
+      recorder.timedEvents.compactMap(\.time) == [0, 2_000_000_000, 3_000_000_000, 3_000_000_000])
   }
 
   @Test func demandPassesThrough() {
