@@ -1,12 +1,6 @@
 import Streams
 import Testing
 
-/// The failure of a marble publisher whose `#` has no error of its own.
-public struct MarbleFailure: Error, Equatable, Sendable {
-  /// The failure.
-  public init() {}
-}
-
 extension TestScheduler {
   /// A publisher that plays `diagram` on this scheduler, one tick every `tick`, with each value
   /// character replaced by `values[character]` and `#` failing with `error`.

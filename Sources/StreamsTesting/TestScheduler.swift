@@ -45,7 +45,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     { [self] in now.nanoseconds }
   }
 
-  /// The number of actions waiting to run (a live repeating action counts once).
+  /// The number of actions waiting to run; a repeating action counts once, and a cancelled one
+  /// until its next due time, when it is discarded.
   public var pendingActionCount: Int { lock.withLock { heap.count } }
 
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {

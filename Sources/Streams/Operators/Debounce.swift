@@ -195,6 +195,8 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
 
   @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
-    effects.cancel(state.end().upstream)
+    let ended = state.end()
+    effects.cancel(ended.upstream)
+    effects.run { withExtendedLifetime(ended.dropped) {} }
   }
 }

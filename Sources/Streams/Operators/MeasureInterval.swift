@@ -2,7 +2,8 @@ extension Publisher {
   /// Replaces each value with the time elapsed since the previous value (or since subscription,
   /// for the first one), measured on `scheduler`'s clock.
   ///
-  /// Demand and completion pass through unchanged.
+  /// Demand and completion pass through unchanged. `options` is accepted for symmetry with the
+  /// other scheduler operators and not used: measuring only reads the scheduler's clock.
   ///
   /// ```swift
   /// taps.measureInterval(using: DispatchQueue.main).sink { print($0.magnitude, "ns") }

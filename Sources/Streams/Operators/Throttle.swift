@@ -69,8 +69,8 @@ extension Publishers {
 internal struct ThrottleState<Value> {
   enum Action {
     case none
-    case publish(Value, openInterval: Bool)
-    case openInterval
+    /// Publish the value and open a new interval.
+    case publish(Value)
   }
 
   let keepsLatest: Bool
@@ -83,7 +83,7 @@ internal struct ThrottleState<Value> {
     guard !isDone else { return .none }
     if !isIntervalRunning {
       isIntervalRunning = true
-      return .publish(value, openInterval: true)
+      return .publish(value)
     }
     if keepsLatest || held == nil { held = value }
     return .none
@@ -96,7 +96,7 @@ internal struct ThrottleState<Value> {
       return .none
     }
     held = nil
-    return .publish(value, openInterval: true)
+    return .publish(value)
   }
 
   /// The value to publish before a finish.
@@ -157,24 +157,19 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
 
   /// Applies `action`; called with the lock held, returns with it released.
   private func perform(_ action: ThrottleState<Downstream.Input>.Action) {
-    var dropped: Downstream.Input?
-    var opensInterval = false
-    switch action {
-    case .none: break
-    case .openInterval: opensInterval = true
-    case .publish(let value, let openInterval):
-      opensInterval = openInterval
-      if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
+    guard case .publish(let value) = action else {
+      lock.unlock()
+      return
     }
+    var dropped: Downstream.Input?
+    if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
     lock.unlock()
     withExtendedLifetime(dropped) {}
-    if opensInterval {
-      scheduler.schedule(
-        after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
-        options: nil
-      ) { [self] in
-        intervalEnded()
-      }
+    scheduler.schedule(
+      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
+      options: nil
+    ) { [self] in
+      intervalEnded()
     }
     drain()
   }

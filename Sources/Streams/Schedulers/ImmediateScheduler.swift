@@ -12,6 +12,9 @@ public struct ImmediateScheduler: Scheduler, Sendable {
   /// The immediate scheduler's time: a step count that is always zero for `now`.
   public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
     /// The interval between two immediate-scheduler times, in steps.
+    ///
+    /// Time never passes on an immediate scheduler, so every unit conversion (`.seconds(_:)`,
+    /// `.milliseconds(_:)`, …) gives zero steps.
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
       Codable, Sendable, ExpressibleByIntegerLiteral
     {
