@@ -163,7 +163,8 @@ extension DispatchQueue: Scheduler {
     }
   }
 
-  /// Runs `action` on the queue at `date`, then every `interval`, with a dispatch timer source.
+  /// Runs `action` on the queue at `date`, then every `interval` (at least 1 nanosecond), with a
+  /// dispatch timer source.
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
@@ -175,8 +176,8 @@ extension DispatchQueue: Scheduler {
       box.action()
     }
     timer.schedule(
-      deadline: date.dispatchTime, repeating: interval.timeInterval,
-      leeway: tolerance.timeInterval)
+      deadline: date.dispatchTime, repeating: .nanoseconds(max(interval.magnitude, 1)),
+      leeway: .nanoseconds(max(tolerance.magnitude, 0)))
     timer.resume()
     return AnyCancellable { timer.cancel() }
   }
