@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -103,4 +104,79 @@ import Testing
     #expect(after.values == [3, 4])
     #expect(after.completion == .finished)
   }
+}
+
+@Suite struct ShareLifecycleTests {
+  @Test func synchronousUpstreamDeliversToFirstSubscriber() {
+    let shared = [1, 2, 3].publisher.share()
+    let recorder = RecordingSubscriber<Int, Never>()
+    shared.subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func multicastMakesItsSubjectOnce() {
+    let made = Counter()
+    let multicast = PassthroughSubject<Int, Never>().multicast {
+      () -> PassthroughSubject<Int, Never> in
+      made.increment()
+      return PassthroughSubject()
+    }
+    multicast.subscribe(RecordingSubscriber<Int, Never>())
+    multicast.subscribe(RecordingSubscriber<Int, Never>())
+    let connection = multicast.connect()
+    #expect(made.value == 1)
+    connection.cancel()
+  }
+
+  @Test func subscribersComingAndGoingOnManyThreads() {
+    let upstream = ManualPublisher<Int, Never>()
+    let shared = upstream.share()
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for round in 0..<200 {
+        if thread == 0 {
+          upstream.send(round)
+        } else {
+          let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+          shared.subscribe(recorder)
+          recorder.cancel()
+          #expect(recorder.violations.isEmpty)
+        }
+      }
+    }
+    #expect(upstream.subscriptionCount >= 1)
+    #expect(upstream.cancelCount == upstream.subscriptionCount)
+    #expect(!upstream.hasSubscribers)
+  }
+
+  @Test func shareReplayUnderConcurrentSends() {
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = subject.share(replay: 3)
+    let keeper = RecordingSubscriber<Int, Never>()
+    shared.subscribe(keeper)
+    DispatchQueue.concurrentPerform(iterations: 3) { thread in
+      for round in 0..<200 {
+        if thread == 0 {
+          subject.send(round)
+        } else {
+          let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+          shared.subscribe(recorder)
+          #expect(recorder.values.count <= 2)
+          recorder.cancel()
+        }
+      }
+    }
+    #expect(keeper.values == Array(0..<200))
+    #expect(keeper.violations.isEmpty)
+  }
+}
+
+/// A thread-safe counter.
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  // Protected by `lock`.
+  private var count = 0
+
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }
