@@ -29,6 +29,7 @@ extension Publisher {
   /// ```swift
   /// fastProducer.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest)
   /// ```
+  @inlinable
   public func buffer(
     size: Int, prefetch: Publishers.PrefetchStrategy,
     whenFull: Publishers.BufferingStrategy<Failure>
@@ -55,6 +56,7 @@ extension Publishers {
     public let whenFull: BufferingStrategy<Failure>
 
     /// A buffer of `size` values in front of `upstream`.
+    @inlinable
     public init(
       upstream: Upstream, size: Int, prefetch: PrefetchStrategy,
       whenFull: BufferingStrategy<Failure>
@@ -65,6 +67,7 @@ extension Publishers {
       self.whenFull = whenFull
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = BufferSubscription(
@@ -75,18 +78,26 @@ extension Publishers {
   }
 }
 
+@usableFromInline
 internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscription<Downstream>,
   UpstreamOwner, @unchecked Sendable
 {
   // Immutable configuration; the upstream, the demand waiting for it and the done flag are
   // protected by the inherited `lock`.
-  private let size: Int
-  private let prefetch: Publishers.PrefetchStrategy
-  private let whenFull: Publishers.BufferingStrategy<Downstream.Failure>
-  private var upstreamSubscription: (any Subscription)?
-  private var pendingDemand = Subscribers.Demand.none
-  private var isDone = false
+  @usableFromInline
+  let size: Int
+  @usableFromInline
+  let prefetch: Publishers.PrefetchStrategy
+  @usableFromInline
+  let whenFull: Publishers.BufferingStrategy<Downstream.Failure>
+  @usableFromInline
+  var upstreamSubscription: (any Subscription)?
+  @usableFromInline
+  var pendingDemand = Subscribers.Demand.none
+  @usableFromInline
+  var isDone = false
 
+  @inlinable
   init(
     downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
     whenFull: Publishers.BufferingStrategy<Downstream.Failure>
@@ -97,6 +108,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !isDone, upstreamSubscription == nil else {
@@ -111,6 +123,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
     if demand > 0 { subscription.request(demand) }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     guard prefetch == .byRequest else { return }
     if let upstreamSubscription {
@@ -120,12 +133,14 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
     }
   }
 
+  @inlinable
   override func didDeliver(_ effects: inout RelayEffects) {
     if prefetch == .keepFull, let upstreamSubscription {
       effects.request(.max(1), from: upstreamSubscription)
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     lock.lock()
     guard !isDone else {
@@ -161,6 +176,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     guard !isDone else {
@@ -174,6 +190,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
     drain()
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     isDone = true
     effects.cancel(upstreamSubscription)

@@ -23,6 +23,7 @@ extension Publisher {
   /// ```swift
   /// events.collect(.byTime(DispatchQueue.main, .seconds(1)))   // one array per second
   /// ```
+  @inlinable
   public func collect<S: Scheduler>(
     _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil
   ) -> Publishers.CollectByTime<Self, S> {
@@ -46,6 +47,7 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// Groups of `upstream`'s values by `strategy`.
+    @inlinable
     public init(
       upstream: Upstream, strategy: TimeGroupingStrategy<Context>,
       options: Context.SchedulerOptions?
@@ -55,6 +57,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = CollectByTimeSubscription<Upstream.Output, S, Context>(
@@ -67,18 +70,31 @@ extension Publishers {
 }
 
 /// The state of a time grouping: the values of the current window and its generation.
+@usableFromInline
 internal struct CollectByTimeState<Value> {
+  @usableFromInline
   let maximumCount: Int?
+  @usableFromInline
   var upstream: (any Subscription)?
+  @usableFromInline
   var collected: [Value] = []
+  @usableFromInline
   var generation: UInt64 = 0
+  @usableFromInline
   var isDone = false
 
-  enum Action {
+  @inlinable
+  init(maximumCount: Int?) {
+    self.maximumCount = maximumCount
+  }
+
+  @usableFromInline
+  internal enum Action {
     case none
     case publish([Value], restartWindow: UInt64?)
   }
 
+  @inlinable
   mutating func received(_ value: Value) -> Action {
     guard !isDone else { return .none }
     collected.append(value)
@@ -88,12 +104,14 @@ internal struct CollectByTimeState<Value> {
     return .publish(collected, restartWindow: generation)
   }
 
+  @inlinable
   mutating func windowEnded(generation: UInt64) -> Action {
     guard !isDone, generation == self.generation, !collected.isEmpty else { return .none }
     defer { collected = [] }
     return .publish(collected, restartWindow: nil)
   }
 
+  @inlinable
   mutating func end() -> (upstream: (any Subscription)?, collected: [Value]) {
     isDone = true
     defer {
@@ -104,19 +122,28 @@ internal struct CollectByTimeState<Value> {
   }
 }
 
+@usableFromInline
 internal final class CollectByTimeSubscription<Value, Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 where Downstream.Input == [Value] {
+  @usableFromInline
   typealias UpstreamOutput = Value
+  @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
 
   // Immutable configuration; `state` and `window` are protected by the inherited `lock`.
-  private let scheduler: Context
-  private let interval: Context.SchedulerTimeType.Stride
-  private let options: Context.SchedulerOptions?
-  private var state: CollectByTimeState<Value>
-  private var window: (any Cancellable)?
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  var state: CollectByTimeState<Value>
+  @usableFromInline
+  var window: (any Cancellable)?
 
+  @inlinable
   init(
     downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>,
     options: Context.SchedulerOptions?
@@ -136,6 +163,7 @@ where Downstream.Input == [Value] {
   }
 
   /// Starts the repeating window timer for `generation`, replacing the previous one.
+  @inlinable
   func openWindow(generation: UInt64) {
     let timer = scheduler.schedule(
       after: scheduler.now.advanced(by: interval), interval: interval,
@@ -150,13 +178,15 @@ where Downstream.Input == [Value] {
     replaced?.cancel()
   }
 
-  private func windowEnded(generation: UInt64) {
+  @inlinable
+  func windowEnded(generation: UInt64) {
     lock.lock()
     apply(state.windowEnded(generation: generation))
   }
 
   /// Applies `action`; called with the lock held, returns with it released.
-  private func apply(_ action: CollectByTimeState<Value>.Action) {
+  @inlinable
+  func apply(_ action: CollectByTimeState<Value>.Action) {
     guard case .publish(let values, let restart) = action else {
       lock.unlock()
       return
@@ -167,6 +197,7 @@ where Downstream.Input == [Value] {
     drain()
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     let accepted = !isEnded && !state.isDone && state.upstream == nil
@@ -175,11 +206,13 @@ where Downstream.Input == [Value] {
     if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Value) {
     lock.lock()
     apply(state.received(value))
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     let ended = state.end()
@@ -192,6 +225,7 @@ where Downstream.Input == [Value] {
     drain()
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     let ended = state.end()
     effects.cancel(ended.upstream)

@@ -14,6 +14,7 @@ extension Publisher {
   ///   - tolerance: the scheduler tolerance; `nil` means its minimum.
   ///   - scheduler: the scheduler that holds and delivers the events.
   ///   - options: scheduler options.
+  @inlinable
   public func delay<S: Scheduler>(
     for interval: S.SchedulerTimeType.Stride, tolerance: S.SchedulerTimeType.Stride? = nil,
     scheduler: S, options: S.SchedulerOptions? = nil
@@ -44,6 +45,7 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// A delay of `upstream`.
+    @inlinable
     public init(
       upstream: Upstream, interval: Context.SchedulerTimeType.Stride,
       tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -56,6 +58,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = ScheduledRelaySubscription(

@@ -9,6 +9,7 @@ extension Publisher {
   /// ```swift
   /// sensorReadings.drop(untilOutputFrom: calibrationDone)
   /// ```
+  @inlinable
   public func drop<P: Publisher>(untilOutputFrom publisher: P)
     -> Publishers.DropUntilOutput<
       Self, P
@@ -33,11 +34,13 @@ extension Publishers {
     public let other: Other
 
     /// `upstream` from the moment `other` publishes.
+    @inlinable
     public init(upstream: Upstream, other: Other) {
       self.upstream = upstream
       self.other = other
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = TriggeredSubscription<Upstream.Output, Other, S>(

@@ -8,6 +8,7 @@ extension Publisher {
   /// ```swift
   /// taps.measureInterval(using: DispatchQueue.main).sink { print($0.magnitude, "ns") }
   /// ```
+  @inlinable
   public func measureInterval<S: Scheduler>(
     using scheduler: S, options: S.SchedulerOptions? = nil
   ) -> Publishers.MeasureInterval<Self, S> {
@@ -27,11 +28,13 @@ extension Publishers {
     public let scheduler: Context
 
     /// Intervals between `upstream`'s values.
+    @inlinable
     public init(upstream: Upstream, scheduler: Context) {
       self.upstream = upstream
       self.scheduler = scheduler
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
@@ -43,29 +46,38 @@ extension Publishers {
 
 /// Measures between values; the upstream calls it serially, so the last time needs its lock only
 /// against the subscription arriving on another thread.
+@usableFromInline
 internal final class MeasureIntervalSubscriber<
   Input, Downstream: Subscriber, Context: Scheduler
 >: Subscriber, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
-  private let scheduler: Context
-  private let lock = StreamsLock()
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let lock = StreamsLock()
   // Protected by `lock`: the time of the previous value (or of the subscription).
-  private var last: Context.SchedulerTimeType?
+  @usableFromInline
+  var last: Context.SchedulerTimeType?
 
+  @inlinable
   init(downstream: Downstream, scheduler: Context) {
     self.downstream = downstream
     self.scheduler = scheduler
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let now = scheduler.now
     lock.withLock { last = now }
     downstream.receive(subscription: subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let now = scheduler.now
     let previous = lock.withLock {
@@ -75,6 +87,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     return downstream.receive(previous.distance(to: now))
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }

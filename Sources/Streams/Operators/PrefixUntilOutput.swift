@@ -9,6 +9,7 @@ extension Publisher {
   /// ```swift
   /// ticks.prefix(untilOutputFrom: stopButtonTaps)
   /// ```
+  @inlinable
   public func prefix<P: Publisher>(untilOutputFrom publisher: P)
     -> Publishers.PrefixUntilOutput<
       Self, P
@@ -32,11 +33,13 @@ extension Publishers {
     public let other: Other
 
     /// `upstream` until `other` publishes.
+    @inlinable
     public init(upstream: Upstream, other: Other) {
       self.upstream = upstream
       self.other = other
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = TriggeredSubscription<Upstream.Output, Other, S>(

@@ -8,6 +8,7 @@ extension Publisher {
   /// ```swift
   /// network.receive(on: DispatchQueue.main).sink { updateUI($0) }
   /// ```
+  @inlinable
   public func receive<S: Scheduler>(
     on scheduler: S, options: S.SchedulerOptions? = nil
   ) -> Publishers.ReceiveOn<Self, S> {
@@ -29,12 +30,14 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// `upstream` delivered on `scheduler`.
+    @inlinable
     public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
       self.upstream = upstream
       self.scheduler = scheduler
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = ScheduledRelaySubscription(
@@ -47,19 +50,27 @@ extension Publishers {
 
 /// The subscription of `receive(on:)` and `delay(for:)`: demand passes through, every event is
 /// handed to the scheduler (after a delay, for `delay`) and then to the outlet.
+@usableFromInline
 internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
   // Immutable configuration; `upstreamSubscription` and `pendingDemand` are protected by the
   // inherited `lock`.
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private let delay:
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let delay:
     (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
-  private var upstreamSubscription: (any Subscription)?
-  private var pendingDemand = Subscribers.Demand.none
-  private var isUpstreamDone = false
+  @usableFromInline
+  var upstreamSubscription: (any Subscription)?
+  @usableFromInline
+  var pendingDemand = Subscribers.Demand.none
+  @usableFromInline
+  var isUpstreamDone = false
 
+  @inlinable
   init(
     downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
     delay: (Context.SchedulerTimeType.Stride, Context.SchedulerTimeType.Stride)?
@@ -70,6 +81,7 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !isUpstreamDone, upstreamSubscription == nil else {
@@ -84,6 +96,7 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
     if demand > 0 { subscription.request(demand) }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     if let upstreamSubscription {
       effects.request(added, from: upstreamSubscription)
@@ -92,6 +105,7 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     hand { [self] in
       lock.lock()
@@ -99,6 +113,7 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     isUpstreamDone = true
@@ -112,7 +127,8 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
     }
   }
 
-  private func hand(_ action: @escaping () -> Void) {
+  @inlinable
+  func hand(_ action: @escaping () -> Void) {
     if let delay {
       scheduler.schedule(
         after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance,
@@ -122,6 +138,7 @@ internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context:
     }
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     isUpstreamDone = true
     effects.cancel(upstreamSubscription)

@@ -7,6 +7,7 @@ extension Publisher {
   /// ```swift
   /// expensiveWork.subscribe(on: DispatchQueue.global()).receive(on: DispatchQueue.main)
   /// ```
+  @inlinable
   public func subscribe<S: Scheduler>(
     on scheduler: S, options: S.SchedulerOptions? = nil
   ) -> Publishers.SubscribeOn<Self, S> {
@@ -28,12 +29,14 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// `upstream` subscribed to on `scheduler`.
+    @inlinable
     public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
       self.upstream = upstream
       self.scheduler = scheduler
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let upstream = self.upstream
@@ -45,26 +48,37 @@ extension Publishers {
 }
 
 /// Forwards events downstream and moves requests and cancels to the scheduler.
+@usableFromInline
 internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription, @unchecked Sendable
 {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private let lock = StreamsLock()
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let lock = StreamsLock()
   // Protected by `lock`: the upstream subscription until cancel.
-  private var upstream: (any Subscription)?
-  private var isCancelled = false
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
+  var isCancelled = false
 
+  @inlinable
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
     self.downstream = downstream
     self.scheduler = scheduler
     self.options = options
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     lock.lock()
     guard !isCancelled, upstream == nil else {
@@ -77,20 +91,24 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
     downstream.receive(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     downstream.receive(input)
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.withLock { upstream = nil }
     downstream.receive(completion: completion)
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     guard let upstream = lock.withLock({ upstream }) else { return }
     scheduler.schedule(options: options) { upstream.request(demand) }
   }
 
+  @inlinable
   func cancel() {
     let upstream = lock.withLock {
       isCancelled = true

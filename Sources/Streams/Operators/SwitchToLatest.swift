@@ -9,6 +9,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// ```swift
   /// query.map { api.search($0) }.switchToLatest()
   /// ```
+  @inlinable
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
     Publishers.SwitchToLatest(upstream: self)
   }
@@ -27,10 +28,12 @@ extension Publishers {
     public let upstream: Upstream
 
     /// The switch over `upstream`.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
@@ -41,14 +44,21 @@ extension Publishers {
 }
 
 /// The state of a switch: the upstream, the current inner publisher, what has finished.
+@usableFromInline
 internal struct SwitchToLatestState {
+  @usableFromInline
   var upstream: (any Subscription)?
+  @usableFromInline
   var inners = InnerSlots()
+  @usableFromInline
   var currentID = 0
+  @usableFromInline
   var isUpstreamFinished = false
+  @usableFromInline
   var isDone = false
 
   /// Switches to a new inner publisher: its id and the previous one's subscription to cancel.
+  @inlinable
   mutating func switchInner() -> (id: Int, previous: (any Subscription)?)? {
     guard !isDone else { return nil }
     let previous = inners.remove(currentID)
@@ -57,12 +67,14 @@ internal struct SwitchToLatestState {
     return (currentID, previous)
   }
 
-  enum Ending<Failure: Error> {
+  @usableFromInline
+  internal enum Ending<Failure: Error> {
     case none
     case finish
     case fail(Failure, cancelling: [any Subscription])
   }
 
+  @inlinable
   mutating func innerCompleted<Failure>(
     _ id: Int, with completion: Subscribers.Completion<Failure>
   ) -> Ending<Failure> {
@@ -74,6 +86,7 @@ internal struct SwitchToLatestState {
     return .finish
   }
 
+  @inlinable
   mutating func upstreamCompleted<Failure>(
     with completion: Subscribers.Completion<Failure>
   ) -> Ending<Failure> {
@@ -86,10 +99,12 @@ internal struct SwitchToLatestState {
     return .finish
   }
 
-  private mutating func fail<Failure>(_ error: Failure) -> Ending<Failure> {
+  @inlinable
+  mutating func fail<Failure>(_ error: Failure) -> Ending<Failure> {
     .fail(error, cancelling: end())
   }
 
+  @inlinable
   mutating func end() -> [any Subscription] {
     isDone = true
     var cancelling = inners.removeAll()
@@ -99,17 +114,24 @@ internal struct SwitchToLatestState {
   }
 }
 
+@usableFromInline
 internal final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>:
   RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
+  @usableFromInline
   typealias UpstreamOutput = Inner
+  @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
+  @usableFromInline
   typealias SecondaryOutput = Inner.Output
+  @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
   // Protected by the inherited `lock`.
-  private var state = SwitchToLatestState()
+  @usableFromInline
+  var state = SwitchToLatestState()
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.upstream == nil else {
@@ -122,6 +144,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     subscription.request(.unlimited)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend inner: Inner) {
     lock.lock()
     let switched = state.switchInner()
@@ -131,11 +154,13 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     inner.subscribe(SecondaryLink(owner: self, id: switched.id))
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     apply(state.upstreamCompleted(with: completion))
   }
 
+  @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.inners.attach(id, subscription) else {
@@ -149,6 +174,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     effects.perform()
   }
 
+  @inlinable
   func secondary(_ id: Int, didSend value: Inner.Output) {
     lock.lock()
     guard !state.isDone, state.inners.consume(id) else {
@@ -160,13 +186,15 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     emitAndUnlock(value, effects: effects)
   }
 
+  @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {
     lock.lock()
     apply(state.innerCompleted(id, with: completion))
   }
 
   /// Applies an ending; called with the lock held, returns with it released.
-  private func apply(_ ending: SwitchToLatestState.Ending<Downstream.Failure>) {
+  @inlinable
+  func apply(_ ending: SwitchToLatestState.Ending<Downstream.Failure>) {
     switch ending {
     case .none:
       lock.unlock()
@@ -182,10 +210,12 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     state.inners.refillAll(unused: outlet.unusedDemand, into: &effects)
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     for subscription in state.end() { effects.cancel(subscription) }
   }

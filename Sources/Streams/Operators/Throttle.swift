@@ -20,6 +20,7 @@ extension Publisher {
   ///   - interval: the minimum time between two published values.
   ///   - scheduler: the scheduler that measures intervals and delivers held values.
   ///   - latest: whether to keep the most recent value of an interval (`true`) or its first one.
+  @inlinable
   public func throttle<S: Scheduler>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
   ) -> Publishers.Throttle<Self, S> {
@@ -45,6 +46,7 @@ extension Publishers {
     public let latest: Bool
 
     /// A throttle of `upstream`.
+    @inlinable
     public init(
       upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
       latest: Bool
@@ -55,6 +57,7 @@ extension Publishers {
       self.latest = latest
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = ThrottleSubscription(
@@ -66,19 +69,32 @@ extension Publishers {
 }
 
 /// The state of a throttle: whether an interval runs and the value held for its end.
+@usableFromInline
 internal struct ThrottleState<Value> {
-  enum Action {
+  @usableFromInline
+  internal enum Action {
     case none
     /// Publish the value and open a new interval.
     case publish(Value)
   }
 
+  @usableFromInline
   let keepsLatest: Bool
+  @usableFromInline
   var upstream: (any Subscription)?
+  @usableFromInline
   var isIntervalRunning = false
+  @usableFromInline
   var held: Value?
+  @usableFromInline
   var isDone = false
 
+  @inlinable
+  init(keepsLatest: Bool) {
+    self.keepsLatest = keepsLatest
+  }
+
+  @inlinable
   mutating func received(_ value: Value) -> Action {
     guard !isDone else { return .none }
     if !isIntervalRunning {
@@ -89,6 +105,7 @@ internal struct ThrottleState<Value> {
     return .none
   }
 
+  @inlinable
   mutating func intervalEnded() -> Action {
     guard !isDone else { return .none }
     guard let value = held else {
@@ -100,6 +117,7 @@ internal struct ThrottleState<Value> {
   }
 
   /// The value to publish before a finish.
+  @inlinable
   mutating func finish() -> Value? {
     isDone = true
     upstream = nil
@@ -107,6 +125,7 @@ internal struct ThrottleState<Value> {
     return held
   }
 
+  @inlinable
   mutating func end() -> (upstream: (any Subscription)?, dropped: Value?) {
     isDone = true
     defer {
@@ -117,14 +136,19 @@ internal struct ThrottleState<Value> {
   }
 }
 
+@usableFromInline
 internal final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
   // Immutable configuration; `state` is protected by the inherited `lock`.
-  private let interval: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private var state: ThrottleState<Downstream.Input>
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  var state: ThrottleState<Downstream.Input>
 
+  @inlinable
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
     latest: Bool
@@ -135,6 +159,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     let accepted = !isEnded && !state.isDone && state.upstream == nil
@@ -143,20 +168,23 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
     if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     lock.lock()
     let action = state.received(value)
     perform(action)
   }
 
-  private func intervalEnded() {
+  @inlinable
+  func intervalEnded() {
     lock.lock()
     let action = state.intervalEnded()
     perform(action)
   }
 
   /// Applies `action`; called with the lock held, returns with it released.
-  private func perform(_ action: ThrottleState<Downstream.Input>.Action) {
+  @inlinable
+  func perform(_ action: ThrottleState<Downstream.Input>.Action) {
     guard case .publish(let value) = action else {
       lock.unlock()
       return
@@ -174,6 +202,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
     drain()
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     var dropped: Downstream.Input?
@@ -188,6 +217,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
     drain()
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     let ended = state.end()
     effects.cancel(ended.upstream)

@@ -14,6 +14,7 @@ extension Publisher {
   ///   - scheduler: the scheduler that measures the silence.
   ///   - options: scheduler options.
   ///   - customError: makes the failure to deliver on timeout; `nil` finishes normally.
+  @inlinable
   public func timeout<S: Scheduler>(
     _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
     customError: (() -> Failure)? = nil
@@ -44,6 +45,7 @@ extension Publishers {
     public let customError: (() -> Upstream.Failure)?
 
     /// A timeout on `upstream`.
+    @inlinable
     public init(
       upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
       options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?
@@ -55,6 +57,7 @@ extension Publishers {
       self.customError = customError
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = TimeoutSubscription(
@@ -68,13 +71,19 @@ extension Publishers {
 }
 
 /// The state of a timeout: the upstream, the demand waiting for it, the generation of the wait.
+@usableFromInline
 internal struct TimeoutState {
+  @usableFromInline
   var upstream: (any Subscription)?
+  @usableFromInline
   var pendingDemand = Subscribers.Demand.none
+  @usableFromInline
   var generation: UInt64 = 0
+  @usableFromInline
   var isDone = false
 
   /// Starts a new wait; returns its generation, or nil once done.
+  @inlinable
   mutating func restartWait() -> UInt64? {
     guard !isDone else { return nil }
     generation &+= 1
@@ -82,6 +91,7 @@ internal struct TimeoutState {
   }
 
   /// Whether the wait of `generation` timing out ends the stream; if so, the upstream to cancel.
+  @inlinable
   mutating func waitEnded(generation: UInt64) -> (timedOut: Bool, upstream: (any Subscription)?) {
     guard !isDone, generation == self.generation else { return (false, nil) }
     isDone = true
@@ -89,6 +99,7 @@ internal struct TimeoutState {
     return (true, upstream)
   }
 
+  @inlinable
   mutating func end() -> (any Subscription)? {
     isDone = true
     defer { upstream = nil }
@@ -96,16 +107,23 @@ internal struct TimeoutState {
   }
 }
 
+@usableFromInline
 internal final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
   // Immutable configuration; `state` is protected by the inherited `lock`.
-  private let interval: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private let customError: (() -> Downstream.Failure)?
-  private var state = TimeoutState()
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let customError: (() -> Downstream.Failure)?
+  @usableFromInline
+  var state = TimeoutState()
 
+  @inlinable
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
     options: Context.SchedulerOptions?, customError: (() -> Downstream.Failure)?
@@ -117,6 +135,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func startWait() {
     lock.lock()
     let generation = state.restartWait()
@@ -130,7 +149,8 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     }
   }
 
-  private func waitEnded(generation: UInt64) {
+  @inlinable
+  func waitEnded(generation: UInt64) {
     lock.lock()
     let (timedOut, upstream) = state.waitEnded(generation: generation)
     lock.unlock()
@@ -144,6 +164,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     drain()
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.upstream == nil else {
@@ -158,6 +179,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     if demand > 0 { subscription.request(demand) }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     if let upstream = state.upstream {
       effects.request(added, from: upstream)
@@ -166,6 +188,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     lock.lock()
     guard !state.isDone else {
@@ -178,6 +201,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     emitAndUnlock(value)
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     guard !state.isDone else {
@@ -191,6 +215,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     drain()
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     effects.cancel(state.end())
   }

@@ -1,4 +1,5 @@
 /// How an operator driven by a second publisher reacts to it.
+@usableFromInline
 internal enum TriggerKind {
   /// `prefix(untilOutputFrom:)`: the other's first value finishes the stream.
   case prefixUntil
@@ -9,20 +10,34 @@ internal enum TriggerKind {
 }
 
 /// The state of an operator driven by a second publisher.
+@usableFromInline
 internal struct TriggeredState<Other> {
+  @usableFromInline
   let kind: TriggerKind
+  @usableFromInline
   var upstream: (any Subscription)?
+  @usableFromInline
   var other: (any Subscription)?
+  @usableFromInline
   var pendingDemand = Subscribers.Demand.none
+  @usableFromInline
   var latest: Other?
+  @usableFromInline
   var isDone = false
 
-  enum OtherAction {
+  @inlinable
+  init(kind: TriggerKind) {
+    self.kind = kind
+  }
+
+  @usableFromInline
+  internal enum OtherAction {
     case none
     case finish(cancelling: [any Subscription])
   }
 
   /// The other publisher sent `value`.
+  @inlinable
   mutating func otherSent(_ value: Other) -> OtherAction {
     guard !isDone else { return .none }
     switch kind {
@@ -39,6 +54,7 @@ internal struct TriggeredState<Other> {
     }
   }
 
+  @inlinable
   mutating func end() -> [any Subscription] {
     isDone = true
     latest = nil
@@ -56,19 +72,28 @@ internal struct TriggeredState<Other> {
 /// without a latest value) is replaced by a request for one more. `select` turns an upstream
 /// value and the other's latest value into the output, or nil to swallow it; it may be user code
 /// and is called without the lock.
+@usableFromInline
 internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: Subscriber>:
   RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 {
+  @usableFromInline
   typealias UpstreamOutput = Value
+  @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
+  @usableFromInline
   typealias SecondaryOutput = Other.Output
+  @usableFromInline
   typealias SecondaryFailure = Other.Failure
 
   // Immutable configuration; `state` is protected by the inherited `lock`.
-  private let select: (Value, Other.Output?) -> Downstream.Input?
-  private let failure: ((Other.Failure) -> Downstream.Failure)?
-  private var state: TriggeredState<Other.Output>
+  @usableFromInline
+  let select: (Value, Other.Output?) -> Downstream.Input?
+  @usableFromInline
+  let failure: ((Other.Failure) -> Downstream.Failure)?
+  @usableFromInline
+  var state: TriggeredState<Other.Output>
 
+  @inlinable
   init(
     downstream: Downstream, kind: TriggerKind,
     select: @escaping (Value, Other.Output?) -> Downstream.Input?,
@@ -80,6 +105,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.upstream == nil else {
@@ -94,6 +120,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     if demand > 0 { subscription.request(demand) }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     if let upstream = state.upstream {
       effects.request(added, from: upstream)
@@ -102,6 +129,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Value) {
     lock.lock()
     guard !state.isDone else {
@@ -125,6 +153,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     guard !state.isDone else {
@@ -139,6 +168,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     drain()
   }
 
+  @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.other == nil else {
@@ -152,6 +182,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     subscription.request(kind == .withLatest ? .unlimited : .max(1))
   }
 
+  @inlinable
   func secondary(_ id: Int, didSend value: Other.Output) {
     lock.lock()
     let action = state.otherSent(value)
@@ -165,6 +196,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     drain()
   }
 
+  @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Other.Failure>) {
     lock.lock()
     guard !state.isDone else {
@@ -190,6 +222,7 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
     drain()
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     for subscription in state.end() { effects.cancel(subscription) }
   }

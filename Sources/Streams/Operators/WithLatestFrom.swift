@@ -11,6 +11,7 @@ extension Publisher {
   /// ```swift
   /// submitTaps.withLatestFrom(formState) { _, form in form }
   /// ```
+  @inlinable
   public func withLatestFrom<Other: Publisher, Result>(
     _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
   ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
@@ -19,6 +20,7 @@ extension Publisher {
 
   /// Publishes, for each value, the latest value of `other`; see
   /// ``withLatestFrom(_:resultSelector:)``.
+  @inlinable
   public func withLatestFrom<Other: Publisher>(
     _ other: Other
   ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure {
@@ -42,6 +44,7 @@ extension Publishers {
     public let resultSelector: (Upstream.Output, Other.Output) -> Output
 
     /// `upstream` combined with the latest value of `other`.
+    @inlinable
     public init(
       upstream: Upstream, other: Other,
       resultSelector: @escaping (Upstream.Output, Other.Output) -> Output
@@ -51,6 +54,7 @@ extension Publishers {
       self.resultSelector = resultSelector
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let resultSelector = self.resultSelector

@@ -9,6 +9,7 @@ extension Publisher {
   /// ```swift
   /// requests.zip(responses).sink { request, response in … }
   /// ```
+  @inlinable
   public func zip<P: Publisher>(
     _ publisher1: P
   ) -> Publishers.Zip<Self, P>
@@ -17,6 +18,7 @@ extension Publisher {
   }
 
   /// ``zip(_:)`` with 1 other publisher, each output made by `transform`.
+  @inlinable
   public func zip<P: Publisher, T>(
     _ publisher1: P, _ transform: @escaping (Output, P.Output) -> T
   ) -> Publishers.Map<Publishers.Zip<Self, P>, T>
@@ -25,6 +27,7 @@ extension Publisher {
   }
 
   /// ``zip(_:)`` with 2 other publishers.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher>(
     _ publisher1: P, _ publisher2: Q
   ) -> Publishers.Zip3<Self, P, Q>
@@ -33,6 +36,7 @@ extension Publisher {
   }
 
   /// ``zip(_:)`` with 2 other publishers, each output made by `transform`.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher, T>(
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
@@ -41,6 +45,7 @@ extension Publisher {
   }
 
   /// ``zip(_:)`` with 3 other publishers.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher, R: Publisher>(
     _ publisher1: P, _ publisher2: Q, _ publisher3: R
   ) -> Publishers.Zip4<Self, P, Q, R>
@@ -49,6 +54,7 @@ extension Publisher {
   }
 
   /// ``zip(_:)`` with 3 other publishers, each output made by `transform`.
+  @inlinable
   public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
     _ publisher1: P, _ publisher2: Q, _ publisher3: R,
     _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
@@ -72,11 +78,13 @@ extension Publishers {
     public let b: B
 
     /// The zip of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = ZipSubscription(downstream: subscriber, count: 2) {
@@ -102,12 +110,14 @@ extension Publishers {
     public let c: C
 
     /// The zip of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
       self.c = c
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = ZipSubscription(downstream: subscriber, count: 3) {
@@ -136,6 +146,7 @@ extension Publishers {
     public let d: D
 
     /// The zip of the given publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -143,6 +154,7 @@ extension Publishers {
       self.d = d
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = ZipSubscription(downstream: subscriber, count: 4) {

@@ -1,23 +1,31 @@
 /// The state of a zip: the values of each upstream waiting for a partner, and which finished.
+@usableFromInline
 internal struct ZipState {
+  @usableFromInline
   var slots = InnerSlots()
+  @usableFromInline
   var queues: [[Any]]
+  @usableFromInline
   var finished: [Bool]
+  @usableFromInline
   var isDone = false
 
+  @inlinable
   init(count: Int) {
     queues = Array(repeating: [], count: count)
     finished = Array(repeating: false, count: count)
     for id in 0..<count { slots.reserve(id) }
   }
 
-  enum Ending<Failure: Error> {
+  @usableFromInline
+  internal enum Ending<Failure: Error> {
     case none
     case finish(cancelling: [any Subscription])
     case fail(Failure, cancelling: [any Subscription])
   }
 
   /// Records `value` from upstream `id`; a complete tuple when every upstream has a value.
+  @inlinable
   mutating func received(_ value: Any, from id: Int) -> [Any]? {
     guard !isDone, slots.consume(id) else { return nil }
     queues[id].append(value)
@@ -26,6 +34,7 @@ internal struct ZipState {
   }
 
   /// Whether an upstream that finished has nothing left to pair, so no tuple can come.
+  @inlinable
   mutating func finishIfExhausted() -> Ending<Never> {
     guard !isDone else { return .none }
     for id in queues.indices where finished[id] && queues[id].isEmpty {
@@ -36,6 +45,7 @@ internal struct ZipState {
     return .none
   }
 
+  @inlinable
   mutating func completed<Failure>(
     _ id: Int, with completion: Subscribers.Completion<Failure>
   ) -> Ending<Failure> {
@@ -53,6 +63,7 @@ internal struct ZipState {
     }
   }
 
+  @inlinable
   mutating func end() -> [any Subscription] {
     isDone = true
     queues = []
@@ -62,22 +73,29 @@ internal struct ZipState {
 
 /// The subscription of every zip: values are kept type-erased and combined into the output by
 /// `combine` (an internal cast, never user code).
+@usableFromInline
 internal final class ZipSubscription<Downstream: Subscriber>: RelaySubscription<Downstream>,
   UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
   typealias UpstreamOutput = Any
+  @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
 
   // `combine` is immutable; `state` is protected by the inherited `lock`.
-  private let combine: ([Any]) -> Downstream.Input
-  private var state: ZipState
+  @usableFromInline
+  let combine: ([Any]) -> Downstream.Input
+  @usableFromInline
+  var state: ZipState
 
+  @inlinable
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
     self.combine = combine
     state = ZipState(count: count)
     super.init(downstream: downstream)
   }
 
+  @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
     guard !isEnded, !state.isDone, state.slots.attach(index, subscription) else {
@@ -92,13 +110,15 @@ internal final class ZipSubscription<Downstream: Subscriber>: RelaySubscription<
   }
 
   /// Asks each upstream with nothing waiting for one more value. Lock held.
-  private func refill(_ effects: inout RelayEffects) {
+  @inlinable
+  func refill(_ effects: inout RelayEffects) {
     let queues = state.queues
     state.slots.refillAll(unused: outlet.unusedDemand, into: &effects) {
       outlet.unusedDemand == .unlimited || queues[$0].isEmpty
     }
   }
 
+  @inlinable
   func upstream(_ index: Int, didSend value: Any) {
     lock.lock()
     var others: [any Subscription] = []
@@ -117,6 +137,7 @@ internal final class ZipSubscription<Downstream: Subscriber>: RelaySubscription<
     drain()
   }
 
+  @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     switch state.completed(index, with: completion) {
@@ -135,10 +156,12 @@ internal final class ZipSubscription<Downstream: Subscriber>: RelaySubscription<
     }
   }
 
+  @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
     if !state.isDone { refill(&effects) }
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     for upstream in state.end() { effects.cancel(upstream) }
   }

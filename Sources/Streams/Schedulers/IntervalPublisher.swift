@@ -13,6 +13,7 @@ extension Scheduler {
   ///   - interval: the time between ticks.
   ///   - tolerance: the tolerance of the timer; `nil` means the scheduler's minimum.
   ///   - options: scheduler options.
+  @inlinable
   public func publisher(
     every interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride? = nil,
     options: SchedulerOptions? = nil
@@ -41,6 +42,7 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// Ticks of `scheduler` every `interval`.
+    @inlinable
     public init(
       scheduler: Context, interval: Context.SchedulerTimeType.Stride,
       tolerance: Context.SchedulerTimeType.Stride, options: Context.SchedulerOptions?
@@ -51,6 +53,7 @@ extension Publishers {
       self.options = options
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = IntervalSubscription(downstream: subscriber, scheduler: scheduler)
@@ -66,13 +69,17 @@ extension Publishers {
   }
 }
 
+@usableFromInline
 internal final class IntervalSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType {
   // `scheduler` is immutable; `timer` is protected by the inherited `lock`.
-  private let scheduler: Context
-  private var timer: (any Cancellable)?
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  var timer: (any Cancellable)?
 
+  @inlinable
   init(downstream: Downstream, scheduler: Context) {
     self.scheduler = scheduler
     super.init(downstream: downstream)
@@ -83,6 +90,7 @@ where Downstream.Input == Context.SchedulerTimeType {
   }
 
   /// Keeps the timer to cancel it with the subscription (or cancels it if already cancelled).
+  @inlinable
   func hold(_ timer: any Cancellable) {
     lock.lock()
     let ended = isEnded
@@ -91,6 +99,7 @@ where Downstream.Input == Context.SchedulerTimeType {
     if ended { timer.cancel() }
   }
 
+  @inlinable
   func tick() {
     let now = scheduler.now
     lock.lock()
@@ -99,6 +108,7 @@ where Downstream.Input == Context.SchedulerTimeType {
     drain()
   }
 
+  @inlinable
   override func didCancel(_ effects: inout RelayEffects) {
     if let timer {
       effects.run { timer.cancel() }
