@@ -44,23 +44,27 @@ internal struct RelayEffects {
 /// demand; a normal finish is delivered after them.
 @usableFromInline
 internal struct OutletState<Output, Failure: Error> {
+  // Fields of fixed layout first, so that unspecialised code reaches them at static offsets;
+  // the completion, whose layout depends on `Failure`, comes last.
   @usableFromInline
   var demand = Subscribers.Demand.none
   @usableFromInline
-  var queue: [Output] = []
-  @usableFromInline
   var head = 0
+  /// The number of values waiting for demand.
   @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
+  var bufferedCount = 0
   @usableFromInline
   var isDelivering = false
+  /// Whether a completion has been queued; nothing is accepted after it.
+  @usableFromInline
+  var isCompleting = false
+  @usableFromInline
+  var queue: [Output] = []
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
 
   @inlinable
   init() {}
-
-  /// The number of values waiting for demand.
-  @inlinable
-  var bufferedCount: Int { queue.count - head }
 
   /// Drops the oldest waiting value.
   @inlinable
@@ -68,16 +72,13 @@ internal struct OutletState<Output, Failure: Error> {
     guard bufferedCount > 0 else { return nil }
     let value = queue[head]
     head += 1
-    if head == queue.count {
+    bufferedCount -= 1
+    if bufferedCount == 0 {
       queue.removeAll(keepingCapacity: true)
       head = 0
     }
     return value
   }
-
-  /// Whether a completion has been queued; nothing is accepted after it.
-  @inlinable
-  var isCompleting: Bool { completion != nil }
 
   /// Demand that values already waiting will not use.
   @inlinable
@@ -85,20 +86,22 @@ internal struct OutletState<Output, Failure: Error> {
 
   @inlinable
   mutating func push(_ value: Output) {
-    guard completion == nil else { return }
+    guard !isCompleting else { return }
     queue.append(value)
+    bufferedCount += 1
   }
 
   @inlinable
   mutating func finish(_ completion: Subscribers.Completion<Failure>) {
-    guard self.completion == nil else { return }
+    guard !isCompleting else { return }
+    isCompleting = true
     self.completion = completion
     if case .failure = completion { removeAll() }
   }
 
   @inlinable
   var canDeliver: Bool {
-    (bufferedCount > 0 && demand > 0) || (completion != nil && bufferedCount == 0)
+    (bufferedCount > 0 && demand > 0) || (isCompleting && bufferedCount == 0)
   }
 
   /// The next value, taking one unit of demand, if there is a value and demand for it.
@@ -108,7 +111,8 @@ internal struct OutletState<Output, Failure: Error> {
     demand -= 1
     let value = queue[head]
     head += 1
-    if head == queue.count {
+    bufferedCount -= 1
+    if bufferedCount == 0 {
       queue.removeAll(keepingCapacity: true)
       head = 0
     }
@@ -118,7 +122,7 @@ internal struct OutletState<Output, Failure: Error> {
   /// The completion, once every value before it was delivered.
   @inlinable
   func readyCompletion() -> Subscribers.Completion<Failure>? {
-    bufferedCount == 0 ? completion : nil
+    isCompleting && bufferedCount == 0 ? completion : nil
   }
 
   /// Empties the queue, returning what it held so it can be released after unlocking.
@@ -128,6 +132,7 @@ internal struct OutletState<Output, Failure: Error> {
     let dropped = Array(queue[head...])
     queue = []
     head = 0
+    bufferedCount = 0
     return dropped
   }
 }
@@ -293,6 +298,11 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
   @inlinable
   func deliverQueued(to downstream: Downstream) {
     while true {
+      guard outlet.canDeliver else {
+        outlet.isDelivering = false
+        lock.unlock()
+        return
+      }
       if let completion = outlet.readyCompletion() {
         self.downstream = nil
         outlet.isDelivering = false
