@@ -152,8 +152,11 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
 
   @usableFromInline
   final let lock = StreamsLock()
-  // Protected by `lock`: the downstream (nil once completed or cancelled), the outlet, and the
-  // state of subclasses.
+  // Protected by `lock`: whether the downstream was completed or cancelled (a flag of fixed
+  // layout, cheap to test in unspecialised code), the downstream (nil from then on), the outlet,
+  // and the state of subclasses.
+  @usableFromInline
+  final var isEnded = false
   @usableFromInline
   final var downstream: Downstream?
   @usableFromInline
@@ -164,9 +167,6 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
     self.downstream = downstream
   }
 
-  /// Whether the downstream was completed or cancelled. Lock held.
-  @inlinable
-  final var isEnded: Bool { downstream == nil }
 
   /// Downstream demand grew by `added` (already added to `outlet.demand`). Lock held.
   @inlinable
@@ -205,7 +205,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
   final func request(_ demand: Subscribers.Demand) {
     guard demand > 0 else { return }
     lock.lock()
-    guard downstream != nil else {
+    guard !isEnded else {
       lock.unlock()
       return
     }
@@ -225,6 +225,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
       return
     }
     self.downstream = nil
+    isEnded = true
     let dropped = outlet.removeAll()
     var effects = RelayEffects()
     didCancel(&effects)
@@ -273,7 +274,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
   /// returns false (with the lock released) when the downstream went away meanwhile.
   @inlinable
   func didReceive(returning more: Subscribers.Demand) -> Bool {
-    guard downstream != nil else {
+    guard !isEnded else {
       outlet.isDelivering = false
       lock.unlock()
       return false
@@ -286,7 +287,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
     lock.unlock()
     effects.perform()
     lock.lock()
-    guard downstream != nil else {
+    guard !isEnded else {
       outlet.isDelivering = false
       lock.unlock()
       return false
@@ -305,6 +306,7 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
       }
       if let completion = outlet.readyCompletion() {
         self.downstream = nil
+        isEnded = true
         outlet.isDelivering = false
         var effects = RelayEffects()
         willComplete(&effects)
