@@ -167,7 +167,6 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
     self.downstream = downstream
   }
 
-
   /// Downstream demand grew by `added` (already added to `outlet.demand`). Lock held.
   @inlinable
   func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {}

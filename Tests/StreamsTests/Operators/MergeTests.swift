@@ -90,3 +90,32 @@ import Testing
     #expect(recorder.values.isEmpty)
   }
 }
+
+@Suite struct MergeReentrancyTests {
+  @Test func valueSentFromInsideReceiveIsDeliveredAfterTheCurrentOne() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = a.merge(with: b).sink { value in
+      received.append(value)
+      if value < 3 { b.send(value + 1) }
+      received.append(-value)
+    }
+    a.send(1)
+    #expect(received == [1, -1, 2, -2, 3, -3])
+    cancellable.cancel()
+  }
+
+  @Test func cancelFromInsideReceiveStopsDelivery() {
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    var cancellable: AnyCancellable?
+    cancellable = subject.merge(with: Empty(completeImmediately: false)).sink { value in
+      received.append(value)
+      if value == 2 { cancellable?.cancel() }
+    }
+    for value in 1...4 { subject.send(value) }
+    #expect(received == [1, 2])
+    withExtendedLifetime(cancellable) {}
+  }
+}
