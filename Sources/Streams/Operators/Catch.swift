@@ -44,18 +44,18 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = RelaySubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber)
       let handler = self.handler
       relay.start()
       upstream.subscribe(
-        RelayInput<Output, Upstream.Failure, S>(relay) { completion in
+        SequentialUpstreamInput<Output, Upstream.Failure, S>(relay) { completion in
           switch completion {
           case .finished:
             relay.complete(.finished)
           case .failure(let error):
             guard relay.isActive else { return }
             handler(error).subscribe(
-              RelayInput<Output, Failure, S>(relay) { relay.complete($0) })
+              SequentialUpstreamInput<Output, Failure, S>(relay) { relay.complete($0) })
           }
         })
     }
@@ -83,11 +83,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = RelaySubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber)
       let handler = self.handler
       relay.start()
       upstream.subscribe(
-        RelayInput<Output, Upstream.Failure, S>(relay) { completion in
+        SequentialUpstreamInput<Output, Upstream.Failure, S>(relay) { completion in
           switch completion {
           case .finished:
             relay.complete(.finished)
@@ -95,7 +95,7 @@ extension Publishers {
             guard relay.isActive else { return }
             do {
               try handler(error).subscribe(
-                RelayInput<Output, NewPublisher.Failure, S>(relay) {
+                SequentialUpstreamInput<Output, NewPublisher.Failure, S>(relay) {
                   relay.complete($0.mapFailure { $0 })
                 })
             } catch {

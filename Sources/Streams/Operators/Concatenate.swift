@@ -82,15 +82,16 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = RelaySubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber)
       let suffix = self.suffix
       relay.start()
       prefix.subscribe(
-        RelayInput<Output, Failure, S>(relay) { completion in
+        SequentialUpstreamInput<Output, Failure, S>(relay) { completion in
           switch completion {
           case .finished:
             guard relay.isActive else { return }
-            suffix.subscribe(RelayInput<Output, Failure, S>(relay) { relay.complete($0) })
+            suffix.subscribe(
+              SequentialUpstreamInput<Output, Failure, S>(relay) { relay.complete($0) })
           case .failure:
             relay.complete(completion)
           }

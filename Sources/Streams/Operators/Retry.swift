@@ -35,18 +35,18 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = RelaySubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber)
       relay.start()
       Self.attempt(upstream, relay: relay, remaining: retries)
     }
 
     @inlinable
     static func attempt<S: Subscriber>(
-      _ upstream: Upstream, relay: RelaySubscription<S>, remaining: Int?
+      _ upstream: Upstream, relay: SequentialUpstreamSubscription<S>, remaining: Int?
     ) where S.Input == Output, S.Failure == Failure {
       guard relay.isActive else { return }
       upstream.subscribe(
-        RelayInput<Output, Failure, S>(relay) { completion in
+        SequentialUpstreamInput<Output, Failure, S>(relay) { completion in
           if case .failure = completion, remaining.map({ $0 > 0 }) ?? true {
             attempt(upstream, relay: relay, remaining: remaining.map { $0 - 1 })
           } else {

@@ -5,7 +5,9 @@
 /// whatever the downstream still wants. Calls into the downstream come from one upstream at a time,
 /// so they never overlap; the lock only guards state and is released before calling out.
 @usableFromInline
-internal final class RelaySubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Subscription,
+  @unchecked Sendable
+{
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the downstream (nil once terminated), the current upstream (nil between
   // upstreams) and the demand the downstream requested and was not yet served.
@@ -123,18 +125,18 @@ internal final class RelaySubscription<Downstream: Subscriber>: Subscription, @u
   }
 }
 
-/// The subscriber a ``RelaySubscription`` attaches to each of its upstreams; the completion goes to
+/// The subscriber a ``SequentialUpstreamSubscription`` attaches to each of its upstreams; the completion goes to
 /// a closure that decides what comes next.
 @usableFromInline
-internal struct RelayInput<Input, Failure: Error, Downstream: Subscriber>: Subscriber
+internal struct SequentialUpstreamInput<Input, Failure: Error, Downstream: Subscriber>: Subscriber
 where Downstream.Input == Input {
-  @usableFromInline let relay: RelaySubscription<Downstream>
+  @usableFromInline let relay: SequentialUpstreamSubscription<Downstream>
   @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
   @usableFromInline let combineIdentifier = CombineIdentifier()
 
   @inlinable
   init(
-    _ relay: RelaySubscription<Downstream>,
+    _ relay: SequentialUpstreamSubscription<Downstream>,
     onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
   ) {
     self.relay = relay
