@@ -11,10 +11,14 @@ extension Publisher {
     Publishers.Map(upstream: self, transform: transform)
   }
 
-  /// Replaces every value with the value at `keyPath`.
+  /// Replaces every nil value with `output`.
+  ///
+  /// ```swift
+  /// let cancellable = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0) }  // 1, 0, 3
+  /// ```
   @inlinable
-  public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.Map<Self, T> {
-    Publishers.Map(upstream: self) { $0[keyPath: keyPath] }
+  public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+    Publishers.Map(upstream: self) { $0 ?? output }
   }
 }
 
@@ -37,6 +41,7 @@ extension Publishers {
     /// The transformation.
     public let transform: (Upstream.Output) -> Output
 
+    /// Creates a `Map` publisher from its upstream and parameters.
     @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
       self.upstream = upstream

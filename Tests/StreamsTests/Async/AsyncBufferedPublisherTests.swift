@@ -52,10 +52,10 @@ import Testing
     var iterator = subject.values(bufferingPolicy: .unbounded).makeAsyncIterator()
     subject.send(1)
     subject.send(2)
-    subject.send(completion: .failure(TestError(id: 3)))
+    subject.send(completion: .failure(TestError(code: 3)))
     #expect(try await iterator.next() == 1)
     #expect(try await iterator.next() == 2)
-    await #expect(throws: TestError(id: 3)) { try await iterator.next() }
+    await #expect(throws: TestError(code: 3)) { try await iterator.next() }
   }
 
   @Test func taskCancellationCancelsUpstream() async {

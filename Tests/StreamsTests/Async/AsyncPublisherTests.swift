@@ -29,9 +29,9 @@ import Testing
     let subject = PassthroughSubject<Int, TestError>()
     var iterator = subject.values(bufferingPolicy: .unbounded).makeAsyncIterator()
     subject.send(1)
-    subject.send(completion: .failure(TestError(id: 9)))
+    subject.send(completion: .failure(TestError(code: 9)))
     #expect(try await iterator.next() == 1)
-    await #expect(throws: TestError(id: 9)) { try await iterator.next() }
+    await #expect(throws: TestError(code: 9)) { try await iterator.next() }
     #expect(try await iterator.next() == nil)
   }
 
@@ -47,10 +47,10 @@ import Testing
         await Task.yield()
       }
       while upstream.requestedDemand == .max(3) { await Task.yield() }
-      upstream.send(completion: .failure(TestError(id: 4)))
+      upstream.send(completion: .failure(TestError(code: 4)))
     }
     var received: [Int] = []
-    await #expect(throws: TestError(id: 4)) {
+    await #expect(throws: TestError(code: 4)) {
       for try await value in upstream.values {
         received.append(value)
       }
@@ -60,8 +60,8 @@ import Testing
   }
 
   @Test func failImmediatelyThrows() async {
-    await #expect(throws: TestError(id: 1)) {
-      for try await _ in Fail<Int, TestError>(error: TestError(id: 1)).values {}
+    await #expect(throws: TestError(code: 1)) {
+      for try await _ in Fail<Int, TestError>(error: TestError(code: 1)).values {}
     }
   }
 

@@ -33,7 +33,7 @@ import Testing
     struct AsyncIterator: AsyncIteratorProtocol {
       var sent = false
       mutating func next() async throws -> Int? {
-        if sent { throw TestError(id: 7) }
+        if sent { throw TestError(code: 7) }
         sent = true
         return 1
       }
@@ -73,7 +73,7 @@ import Testing
       Issue.record("expected a failure")
       return
     }
-    #expect(error as? TestError == TestError(id: 7))
+    #expect(error as? TestError == TestError(code: 7))
   }
 
   @Test func cancelStopsThePulling() async {
@@ -98,8 +98,8 @@ import Testing
   }
 
   @Test func futureFromThrowingOperationFails() async {
-    let future = Future { () async throws -> Int in throw TestError(id: 5) }
-    await #expect(throws: TestError(id: 5)) { try await future.value }
+    let future = Future { () async throws -> Int in throw TestError(code: 5) }
+    await #expect(throws: TestError(code: 5)) { try await future.value }
   }
 
   @Test func nonThrowingFutureValueNeedsNoTry() async {
@@ -123,8 +123,8 @@ import Testing
   }
 
   @Test func valueRethrowsTheFailure() async {
-    await #expect(throws: TestError(id: 2)) {
-      try await Fail<Int, TestError>(error: TestError(id: 2)).value
+    await #expect(throws: TestError(code: 2)) {
+      try await Fail<Int, TestError>(error: TestError(code: 2)).value
     }
   }
 }

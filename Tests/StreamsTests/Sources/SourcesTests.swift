@@ -37,8 +37,8 @@ import Testing
 
   @Test func failFailsAtOnce() {
     let recorder = RecordingSubscriber<Int, TestError>()
-    Fail<Int, TestError>(error: TestError(id: 3)).subscribe(recorder)
-    #expect(recorder.completion == .failure(TestError(id: 3)))
+    Fail<Int, TestError>(error: TestError(code: 3)).subscribe(recorder)
+    #expect(recorder.completion == .failure(TestError(code: 3)))
   }
 
   @Test func deferredCreatesAPublisherPerSubscriber() {
@@ -118,10 +118,10 @@ import Testing
     let recorder = RecordingSubscriber<Int, TestError>()
     future.subscribe(recorder)
     #expect(recorder.values.isEmpty)
-    keep?(.failure(TestError(id: 1)))
+    keep?(.failure(TestError(code: 1)))
     keep?(.success(2))
     #expect(recorder.values.isEmpty)
-    #expect(recorder.completion == .failure(TestError(id: 1)))
+    #expect(recorder.completion == .failure(TestError(code: 1)))
   }
 
   @Test func promiseFromAnotherThread() {

@@ -32,14 +32,14 @@ import Testing
     let subject = PassthroughSubject<Int, TestError>()
     let early = RecordingSubscriber<Int, TestError>()
     subject.subscribe(early)
-    subject.send(completion: .failure(TestError(id: 1)))
+    subject.send(completion: .failure(TestError(code: 1)))
     subject.send(5)
     let late = RecordingSubscriber<Int, TestError>()
     subject.subscribe(late)
-    #expect(early.completion == .failure(TestError(id: 1)))
+    #expect(early.completion == .failure(TestError(code: 1)))
     #expect(early.values.isEmpty)
     #expect(late.isSubscribed)
-    #expect(late.completion == .failure(TestError(id: 1)))
+    #expect(late.completion == .failure(TestError(code: 1)))
   }
 
   @Test func cancelStopsDeliveryAndReleasesSubscriber() {
@@ -116,8 +116,4 @@ import Testing
       }
     }
   }
-}
-
-struct TestError: Error, Equatable {
-  let id: Int
 }

@@ -16,9 +16,9 @@ import Testing
     let cancellable = subject.sink(
       receiveCompletion: { completion = $0 }, receiveValue: { values.append($0) })
     subject.send(1)
-    subject.send(completion: .failure(TestError(id: 2)))
+    subject.send(completion: .failure(TestError(code: 2)))
     #expect(values == [1])
-    #expect(completion == .failure(TestError(id: 2)))
+    #expect(completion == .failure(TestError(code: 2)))
     withExtendedLifetime(cancellable) {}
   }
 

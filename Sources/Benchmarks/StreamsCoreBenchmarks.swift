@@ -1,0 +1,186 @@
+import Streams
+
+/// The core benchmarks of issue 3: subjects, sequence delivery, operator chains, chain set-up.
+///
+/// Each case is measured by the harness's `measure` closure, which runs `body` (doing
+/// `iterations` elements of work) and returns the nanoseconds per element. Work is accumulated
+/// into a result handed to ``consume(_:)`` so the optimiser cannot delete it.
+enum StreamsCoreBenchmarks {
+  /// The number of elements each case processes per run.
+  static let elements = 1_000_000
+
+  static func run(_ harness: BenchmarkHarness) {
+    let count = harness.scaled(elements)
+    let measure = { (name: String, iterations: Int, body: () -> Void) -> Double in
+      harness.measureBatch(name, operations: iterations, body)
+    }
+
+    _ = measure("subject send -> 1 sink", count) {
+      let subject = PassthroughSubject<Int, Never>()
+      let total = Accumulator()
+      let cancellable = subject.sink { total.value &+= $0 }
+      for value in 0..<count {
+        subject.send(value)
+      }
+      cancellable.cancel()
+      consume(total.value)
+    }
+
+    _ = measure("subject send -> 2 sinks", count) {
+      let subject = PassthroughSubject<Int, Never>()
+      let total = Accumulator()
+      let first = subject.sink { total.value &+= $0 }
+      let second = subject.sink { total.value &+= $0 }
+      for value in 0..<count {
+        subject.send(value)
+      }
+      first.cancel()
+      second.cancel()
+      consume(total.value)
+    }
+
+    let chained = measure("10 x map, sequence -> sink", count) {
+      let total = Accumulator()
+      _ = (0..<count).publisher
+        .map { (value: Int) in value &+ 1 }.map { (value: Int) in value &* 3 }
+        .map { (value: Int) in value &- 2 }.map { (value: Int) in value ^ 5 }
+        .map { (value: Int) in value &+ 7 }.map { (value: Int) in value &* 5 }
+        .map { (value: Int) in value &- 1 }.map { (value: Int) in value ^ 9 }
+        .map { (value: Int) in value &+ 3 }.map { (value: Int) in value &* 7 }
+        .sink { total.value &+= $0 }
+      consume(total.value)
+    }
+
+    let transforms: [(Int) -> Int] = [
+      { $0 &+ 1 }, { $0 &* 3 }, { $0 &- 2 }, { $0 ^ 5 }, { $0 &+ 7 },
+      { $0 &* 5 }, { $0 &- 1 }, { $0 ^ 9 }, { $0 &+ 3 }, { $0 &* 7 },
+    ]
+    let handWritten = measure("hand-written loop through 10 closures", count) {
+      var total = 0
+      for value in 0..<count {
+        var current = value
+        for transform in opaque(transforms) {
+          current = transform(current)
+        }
+        total &+= current
+      }
+      consume(total)
+    }
+    harness.reportRatio("10 x map / hand-written loop", chained, handWritten, goal: 3)
+
+    let chainedOnly = measure("10 x map, benchmark-module source -> sink", count) {
+      let total = Accumulator()
+      _ = CountingSource(count: count)
+        .map { (value: Int) in value &+ 1 }.map { (value: Int) in value &* 3 }
+        .map { (value: Int) in value &- 2 }.map { (value: Int) in value ^ 5 }
+        .map { (value: Int) in value &+ 7 }.map { (value: Int) in value &* 5 }
+        .map { (value: Int) in value &- 1 }.map { (value: Int) in value ^ 9 }
+        .map { (value: Int) in value &+ 3 }.map { (value: Int) in value &* 7 }
+        .sink { total.value &+= $0 }
+      consume(total.value)
+    }
+    harness.reportRatio(
+      "10 x map (benchmark-module source) / hand-written loop", chainedOnly, handWritten, goal: 3)
+
+    _ = measure("6 x (map + filter), sequence -> sink", count) {
+      let total = Accumulator()
+      let half = (0..<count).publisher
+        .map { (value: Int) in value &+ 1 }.filter { (value: Int) in value != -1 }
+        .map { (value: Int) in value &* 3 }.filter { (value: Int) in value != -2 }
+        .map { (value: Int) in value &- 2 }.filter { (value: Int) in value != -3 }
+      _ =
+        half
+        .map { (value: Int) in value ^ 5 }.filter { (value: Int) in value != -4 }
+        .map { (value: Int) in value &+ 7 }.filter { (value: Int) in value != -5 }
+        .map { (value: Int) in value &* 5 }.filter { (value: Int) in value != -6 }
+        .sink { total.value &+= $0 }
+      consume(total.value)
+    }
+
+    _ = measure("(1...N).publisher -> sink", count) {
+      let total = Accumulator()
+      _ = (1...count).publisher.sink { total.value &+= $0 }
+      consume(total.value)
+    }
+
+    let setups = harness.scaled(100_000)
+    _ = measure("set up, run and cancel a 12-operator chain (per chain)", setups) {
+      let subject = PassthroughSubject<Int, Never>()
+      let total = Accumulator()
+      for _ in 0..<setups {
+        let head =
+          subject
+          .map { (value: Int) in value &+ 1 }.filter { (value: Int) in value > 0 }
+          .compactMap { (value: Int) -> Int? in value }.removeDuplicates()
+          .scan(0) { (sum: Int, value: Int) in sum &+ value }.dropFirst()
+        let cancellable =
+          head
+          .prefix(1_000).tryMap { (value: Int) in value }.replaceError(with: 0)
+          .handleEvents().drop { (value: Int) in value < 0 }.map { (value: Int) in value &* 2 }
+          .sink { total.value &+= $0 }
+        subject.send(1)
+        cancellable.cancel()
+      }
+      consume(total.value)
+    }
+  }
+
+  /// A source defined in this module, so the whole chain is specialised here: it isolates the
+  /// operators' cost from that of the library's sources.
+  struct CountingSource: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+
+    let count: Int
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+      let subscription = Subscription(subscriber, count: count)
+      subscriber.receive(subscription: subscription)
+    }
+
+    /// Delivers 0..<count as far as demand allows, on the requesting thread; the benchmark
+    /// drives it from one thread.
+    final class Subscription<Downstream: Subscriber>: Streams.Subscription, @unchecked Sendable
+    where Downstream.Input == Int, Downstream.Failure == Never {
+      var downstream: Downstream?
+      var next = 0
+      let count: Int
+
+      init(_ downstream: Downstream, count: Int) {
+        self.downstream = downstream
+        self.count = count
+      }
+
+      func request(_ demand: Subscribers.Demand) {
+        guard let downstream else { return }
+        var remaining = demand
+        while remaining > 0, next < count, self.downstream != nil {
+          remaining -= 1
+          remaining += downstream.receive(next)
+          next += 1
+        }
+        if next == count, self.downstream != nil {
+          self.downstream = nil
+          downstream.receive(completion: .finished)
+        }
+      }
+
+      func cancel() { downstream = nil }
+    }
+  }
+
+  /// A running total kept by reference, so sink closures can add to it.
+  final class Accumulator {
+    var value = 0
+  }
+
+  /// Keeps `value` observable, so the work that produced it cannot be optimised away.
+  @inline(never)
+  static func consume(_ value: Int) {
+    if value == 42 { print("", terminator: "") }
+  }
+
+  /// Hides `value` from the optimiser, so the closures are called rather than inlined.
+  @inline(never)
+  static func opaque<T>(_ value: T) -> T { value }
+}

@@ -1,0 +1,86 @@
+extension Publisher {
+  /// Stops the program with a message naming the error if the upstream fails; otherwise passes
+  /// everything through, with a failure type of `Never`.
+  ///
+  /// Use it only where a failure is a programming error.
+  ///
+  /// - Parameters:
+  ///   - prefix: text put before the error in the message.
+  @inlinable
+  public func assertNoFailure(
+    _ prefix: String = "", file: StaticString = #file, line: UInt = #line
+  ) -> Publishers.AssertNoFailure<Self> {
+    Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
+  }
+}
+
+extension Publishers {
+  /// A publisher that traps when its upstream fails.
+  public struct AssertNoFailure<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Never
+
+    /// The publisher that must not fail.
+    public let upstream: Upstream
+    /// Text put before the error in the trap message.
+    public let prefix: String
+    /// The file reported by the trap.
+    public let file: StaticString
+    /// The line reported by the trap.
+    public let line: UInt
+
+    /// Creates a `AssertNoFailure` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
+      self.upstream = upstream
+      self.prefix = prefix
+      self.file = file
+      self.line = line
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+    }
+
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber
+    where Downstream.Input == Output, Downstream.Failure == Never {
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let prefix: String
+      @usableFromInline let file: StaticString
+      @usableFromInline let line: UInt
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable
+      init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+        self.downstream = downstream
+        self.prefix = prefix
+        self.file = file
+        self.line = line
+      }
+
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Output) -> Subscribers.Demand {
+        downstream.receive(input)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        switch completion {
+        case .finished:
+          downstream.receive(completion: .finished)
+        case .failure(let error):
+          let lead = prefix.isEmpty ? "" : prefix + ": "
+          fatalError("\(lead)unexpected failure: \(error)", file: file, line: line)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,141 @@
+extension ConnectablePublisher {
+  /// Connects when the first subscriber arrives and disconnects when the last one leaves.
+  ///
+  /// Semantics: subscribers are counted; the first one triggers `connect()` right after it is
+  /// attached; when the last one cancels or receives its completion, the connection is cancelled,
+  /// and a later subscriber connects again.
+  ///
+  /// ```swift
+  /// let shared = values.makeConnectable().autoconnect()
+  /// ```
+  public func autoconnect() -> Publishers.Autoconnect<Self> {
+    Publishers.Autoconnect(upstream: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that connects its connectable upstream while it has subscribers.
+  ///
+  /// See ``ConnectablePublisher/autoconnect()`` for the semantics. Thread-safe.
+  public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The connectable publisher.
+    public let upstream: Upstream
+
+    private let refCount: RefCountedConnection
+
+    /// Connects `upstream` while it has subscribers.
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+      let upstream = upstream
+      refCount = RefCountedConnection { upstream.connect() }
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      refCount.attach(subscriber, to: upstream)
+    }
+  }
+}
+
+/// Counts subscribers and keeps a connection open while there is at least one.
+internal final class RefCountedConnection: @unchecked Sendable {
+  private let connect: () -> any Cancellable
+  private let lock = StreamsLock()
+  // Protected by `lock`: the number of subscribers, the connection, and the generation of the
+  // connection (so a late disconnect of an old generation does not close a new one).
+  private var subscribers = 0
+  private var connection: (any Cancellable)?
+  private var generation = 0
+
+  init(connect: @escaping () -> any Cancellable) {
+    self.connect = connect
+  }
+
+  /// Attaches `subscriber` to `publisher`, connecting if it is the first.
+  func attach<P: Publisher, S: Subscriber>(_ subscriber: S, to publisher: P)
+  where S.Input == P.Output, S.Failure == P.Failure {
+    let isFirst = lock.withLock {
+      subscribers += 1
+      return subscribers == 1
+    }
+    publisher.subscribe(RefCountedSubscriber(downstream: subscriber, owner: self))
+    guard isFirst else { return }
+    let made = connect()
+    let stale = lock.withLock { () -> (any Cancellable)? in
+      guard subscribers > 0, connection == nil else { return made }
+      connection = made
+      generation += 1
+      return nil
+    }
+    stale?.cancel()
+  }
+
+  /// One subscriber left; disconnects after the last.
+  func detach() {
+    let closing = lock.withLock { () -> (any Cancellable)? in
+      subscribers -= 1
+      guard subscribers == 0 else { return nil }
+      defer { connection = nil }
+      return connection
+    }
+    closing?.cancel()
+  }
+}
+
+/// Wraps a subscriber of an autoconnected publisher to notice when it leaves.
+internal final class RefCountedSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
+  @unchecked Sendable
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  private let owner: RefCountedConnection
+  private let lock = StreamsLock()
+  // Protected by `lock`: the upstream subscription and whether this subscriber has left.
+  private var upstream: (any Subscription)?
+  private var hasLeft = false
+
+  init(downstream: Downstream, owner: RefCountedConnection) {
+    self.downstream = downstream
+    self.owner = owner
+  }
+
+  func receive(subscription: any Subscription) {
+    lock.withLock { upstream = subscription }
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    leave()
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { upstream }?.request(demand)
+  }
+
+  func cancel() {
+    let upstream = lock.withLock { self.upstream }
+    upstream?.cancel()
+    leave()
+  }
+
+  private func leave() {
+    let first = lock.withLock {
+      defer {
+        hasLeft = true
+        upstream = nil
+      }
+      return !hasLeft
+    }
+    if first { owner.detach() }
+  }
+}

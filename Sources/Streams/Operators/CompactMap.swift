@@ -1,0 +1,131 @@
+extension Publisher {
+  /// Delivers the non-nil results of `transform`.
+  ///
+  /// Stateless and lock-free: a value mapped to nil is replaced by a request for one more upstream
+  /// value, so the downstream's demand is still served.
+  ///
+  /// ```swift
+  /// let cancellable = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }  // 1, 3
+  /// ```
+  @inlinable
+  public func compactMap<T>(_ transform: @escaping (Output) -> T?)
+    -> Publishers.CompactMap<
+      Self, T
+    >
+  {
+    Publishers.CompactMap(upstream: self, transform: transform)
+  }
+
+  /// Delivers the non-nil results of an error-throwing `transform`.
+  ///
+  /// If `transform` throws, the upstream is cancelled and the publisher fails with the error.
+  @inlinable
+  public func tryCompactMap<T>(
+    _ transform: @escaping (Output) throws -> T?
+  ) -> Publishers.TryCompactMap<Self, T> {
+    Publishers.TryCompactMap(upstream: self, transform: transform)
+  }
+}
+
+extension Publishers {
+  /// A publisher that delivers the non-nil results of a transformation of its upstream's values.
+  public struct CompactMap<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher whose values are transformed.
+    public let upstream: Upstream
+    /// The transformation; nil drops the value.
+    public let transform: (Upstream.Output) -> Output?
+
+    /// Creates a `CompactMap` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
+      self.upstream = upstream
+      self.transform = transform
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+    }
+
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let transform: (Upstream.Output) -> Output?
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable
+      init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+        self.downstream = downstream
+        self.transform = transform
+      }
+
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard let output = transform(input) else { return .max(1) }
+        return downstream.receive(output)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
+    }
+  }
+
+  /// A publisher that delivers the non-nil results of an error-throwing transformation.
+  public struct TryCompactMap<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = any Error
+
+    /// The publisher whose values are transformed.
+    public let upstream: Upstream
+    /// The transformation; nil drops the value, throwing fails the publisher.
+    public let transform: (Upstream.Output) throws -> Output?
+
+    /// Creates a `TryCompactMap` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
+      self.upstream = upstream
+      self.transform = transform
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let logic = TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
+        transform: transform)
+      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+    }
+  }
+}
+
+@usableFromInline
+internal struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: FilterLogic {
+  @usableFromInline let transform: (Input) throws -> Output?
+
+  @inlinable
+  init(transform: @escaping (Input) throws -> Output?) {
+    self.transform = transform
+  }
+
+  @inlinable
+  mutating func receive(_ input: Input) -> FilterStep<Output, any Error> {
+    do {
+      guard let output = try transform(input) else { return .drop }
+      return .emit(output)
+    } catch {
+      return .fail(error)
+    }
+  }
+
+  @inlinable
+  func failure(_ error: UpstreamFailure) -> any Error { error }
+}

@@ -1,0 +1,79 @@
+extension Publisher {
+  /// Drops values while `predicate` holds, then delivers every value from the first one that
+  /// fails it (the predicate is not called again).
+  ///
+  /// A dropped value is replaced by a request for one more upstream value.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 5, 1].publisher.drop { $0 < 3 }.sink { print($0) }  // 5, 1
+  /// ```
+  @inlinable
+  public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
+    Publishers.DropWhile(upstream: self, predicate: predicate)
+  }
+
+  /// Drops values while an error-throwing `predicate` holds, then delivers every value; if
+  /// `predicate` throws, the upstream is cancelled and the publisher fails.
+  @inlinable
+  public func tryDrop(
+    while predicate: @escaping (Output) throws -> Bool
+  ) -> Publishers.TryDropWhile<Self> {
+    Publishers.TryDropWhile(upstream: self, predicate: predicate)
+  }
+}
+
+extension Publishers {
+  /// A publisher that drops its upstream's leading values while a predicate holds.
+  public struct DropWhile<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher whose leading values are dropped.
+    public let upstream: Upstream
+    /// The condition under which leading values are dropped.
+    public let predicate: (Output) -> Bool
+
+    /// Creates a `DropWhile` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let predicate = self.predicate
+      let logic = WhileLogic<Output, Failure, Failure>(
+        isPrefix: false, predicate: { .success(predicate($0)) }, convert: { $0 })
+      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+    }
+  }
+
+  /// A publisher that drops its upstream's leading values while an error-throwing predicate holds.
+  public struct TryDropWhile<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = any Error
+
+    /// The publisher whose leading values are dropped.
+    public let upstream: Upstream
+    /// The condition under which leading values are dropped; throwing fails the publisher.
+    public let predicate: (Output) throws -> Bool
+
+    /// Creates a `TryDropWhile` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let predicate = self.predicate
+      let logic = WhileLogic<Output, Upstream.Failure, any Error>(
+        isPrefix: false, predicate: { value in Result { try predicate(value) } }, convert: { $0 })
+      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+    }
+  }
+}

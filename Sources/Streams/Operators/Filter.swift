@@ -1,0 +1,137 @@
+extension Publisher {
+  /// Delivers only the values that satisfy `isIncluded`.
+  ///
+  /// Stateless and lock-free: a dropped value is replaced by a request for one more upstream
+  /// value, so the downstream's demand is still served.
+  ///
+  /// ```swift
+  /// let cancellable = (1...6).publisher.filter { $0.isMultiple(of: 2) }.sink { print($0) }  // 2, 4, 6
+  /// ```
+  @inlinable
+  public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+    Publishers.Filter(upstream: self, isIncluded: isIncluded)
+  }
+
+  /// Delivers only the values that satisfy an error-throwing `isIncluded`.
+  ///
+  /// If `isIncluded` throws, the upstream is cancelled and the publisher fails with the error.
+  @inlinable
+  public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool)
+    -> Publishers.TryFilter<
+      Self
+    >
+  {
+    Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+  }
+}
+
+extension Publishers.Filter {
+  /// Fuses two consecutive filters into one.
+  @inlinable
+  public func filter(_ next: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+    let first = isIncluded
+    return Publishers.Filter(upstream: upstream) { first($0) && next($0) }
+  }
+}
+
+extension Publishers {
+  /// A publisher that delivers only the upstream values that satisfy a predicate.
+  public struct Filter<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher whose values are filtered.
+    public let upstream: Upstream
+    /// The predicate a value must satisfy to be delivered.
+    public let isIncluded: (Upstream.Output) -> Bool
+
+    /// Creates a `Filter` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+      self.upstream = upstream
+      self.isIncluded = isIncluded
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+    }
+
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let isIncluded: (Upstream.Output) -> Bool
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable
+      init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+        self.downstream = downstream
+        self.isIncluded = isIncluded
+      }
+
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        isIncluded(input) ? downstream.receive(input) : .max(1)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
+    }
+  }
+
+  /// A publisher that delivers only the upstream values that satisfy an error-throwing predicate.
+  public struct TryFilter<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = any Error
+
+    /// The publisher whose values are filtered.
+    public let upstream: Upstream
+    /// The predicate a value must satisfy to be delivered; throwing fails the publisher.
+    public let isIncluded: (Upstream.Output) throws -> Bool
+
+    /// Creates a `TryFilter` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+      self.upstream = upstream
+      self.isIncluded = isIncluded
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let logic = TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded)
+      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+    }
+  }
+}
+
+@usableFromInline
+internal struct TryFilterLogic<Input, UpstreamFailure: Error>: FilterLogic {
+  @usableFromInline let isIncluded: (Input) throws -> Bool
+
+  @inlinable
+  init(isIncluded: @escaping (Input) throws -> Bool) {
+    self.isIncluded = isIncluded
+  }
+
+  @inlinable
+  mutating func receive(_ input: Input) -> FilterStep<Input, any Error> {
+    do {
+      return try isIncluded(input) ? .emit(input) : .drop
+    } catch {
+      return .fail(error)
+    }
+  }
+
+  @inlinable
+  func failure(_ error: UpstreamFailure) -> any Error { error }
+}

@@ -1,0 +1,63 @@
+extension Publisher {
+  /// Ignores every value and forwards only the completion.
+  ///
+  /// Requests unlimited values from the upstream, whatever the downstream's demand, since no
+  /// value is ever delivered.
+  ///
+  /// ```swift
+  /// let cancellable = upload.ignoreOutput().sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
+  /// ```
+  @inlinable
+  public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
+    Publishers.IgnoreOutput(upstream: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that ignores its upstream's values and forwards its completion.
+  public struct IgnoreOutput<Upstream: Publisher>: Publisher {
+    public typealias Output = Never
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher whose completion is forwarded.
+    public let upstream: Upstream
+
+    /// Creates a `IgnoreOutput` publisher from its upstream and parameters.
+    @inlinable
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber))
+    }
+
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber
+    where Downstream.Input == Never, Downstream.Failure == Failure {
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable
+      init(downstream: Downstream) {
+        self.downstream = downstream
+      }
+
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+        subscription.request(.unlimited)
+      }
+
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
+    }
+  }
+}

@@ -1,0 +1,203 @@
+/// What a filtering operator does with one upstream value.
+@usableFromInline
+internal enum FilterStep<Output, Failure: Error> {
+  /// Deliver the value downstream.
+  case emit(Output)
+  /// Drop the value and ask the upstream for one more in its place.
+  case drop
+  /// Keep the value without asking for another (the operator buffers it).
+  case absorb
+  /// Deliver the value, then cancel the upstream and finish.
+  case emitAndFinish(Output)
+  /// Cancel the upstream and finish.
+  case finish
+  /// Cancel the upstream and fail.
+  case fail(Failure)
+}
+
+/// The per-subscription logic of an operator that maps one upstream value to at most one value.
+///
+/// Its methods are only called from the upstream's serialised calls, so it needs no lock.
+@usableFromInline
+internal protocol FilterLogic {
+  associatedtype Input
+  associatedtype Output
+  associatedtype UpstreamFailure: Error
+  associatedtype Failure: Error
+
+  /// Whether the operator finishes before any value arrives (`prefix(0)`).
+  var isExhausted: Bool { get }
+
+  /// Decides what to do with `input`.
+  mutating func receive(_ input: Input) -> FilterStep<Output, Failure>
+
+  /// A value to deliver when the upstream finishes (a partial `collect(_:)` buffer).
+  mutating func flush() -> Output?
+
+  /// How many upstream values one downstream value takes (`collect(_:)`); 1 otherwise.
+  var demandMultiplier: Int { get }
+
+  /// The downstream failure for an upstream failure.
+  func failure(_ error: UpstreamFailure) -> Failure
+}
+
+extension FilterLogic {
+  @inlinable
+  var isExhausted: Bool { false }
+
+  @inlinable
+  mutating func flush() -> Output? { nil }
+
+  @inlinable
+  var demandMultiplier: Int { 1 }
+}
+
+extension FilterLogic where UpstreamFailure == Failure {
+  @inlinable
+  func failure(_ error: Failure) -> Failure { error }
+}
+
+/// The subscriber and subscription of the stateful filtering operators (`tryMap`, `scan`,
+/// `prefix`, `removeDuplicates`, ...).
+///
+/// Demand passes through to the upstream (scaled by the logic). A lock guards the lifecycle so
+/// that nothing is delivered after a cancel, a completion or a failure the operator raised itself;
+/// the logic and the downstream are called with the lock released.
+@usableFromInline
+internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>: Subscriber,
+  Subscription, @unchecked Sendable
+where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
+  @usableFromInline typealias Input = Logic.Input
+  @usableFromInline typealias Failure = Logic.UpstreamFailure
+
+  @usableFromInline
+  enum Status {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    case terminated
+  }
+
+  @usableFromInline let lock = StreamsLock()
+  // Protected by `lock`: the lifecycle status (with the upstream subscription) and the downstream,
+  // released once terminated. `logic` is only touched by the upstream's serialised calls.
+  @usableFromInline var status = Status.awaitingSubscription
+  @usableFromInline var downstream: Downstream?
+  @usableFromInline var logic: Logic
+  @usableFromInline let demandMultiplier: Int
+
+  @inlinable
+  init(logic: Logic, downstream: Downstream) {
+    self.logic = logic
+    self.downstream = downstream
+    demandMultiplier = logic.demandMultiplier
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = status, let downstream else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    if logic.isExhausted {
+      status = .terminated
+      self.downstream = nil
+      lock.unlock()
+      subscription.cancel()
+      downstream.receive(subscription: Subscriptions.empty)
+      downstream.receive(completion: .finished)
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  @inlinable
+  func receive(_ input: Logic.Input) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed = status, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    switch logic.receive(input) {
+    case .emit(let output):
+      return downstream.receive(output) * demandMultiplier
+    case .drop:
+      return .max(1)
+    case .absorb:
+      return .none
+    case .emitAndFinish(let output):
+      _ = downstream.receive(output)
+      terminate(with: .finished, cancellingUpstream: true)
+    case .finish:
+      terminate(with: .finished, cancellingUpstream: true)
+    case .fail(let error):
+      terminate(with: .failure(error), cancellingUpstream: true)
+    }
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
+    switch completion {
+    case .finished:
+      if let last = logic.flush() {
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        _ = downstream?.receive(last)
+      }
+      terminate(with: .finished, cancellingUpstream: false)
+    case .failure(let error):
+      terminate(with: .failure(logic.failure(error)), cancellingUpstream: false)
+    }
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    upstream.request(demand * demandMultiplier)
+  }
+
+  @inlinable
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminated
+    let downstream = self.downstream
+    self.downstream = nil
+    lock.unlock()
+    upstream.cancel()
+    withExtendedLifetime(downstream) {}
+  }
+
+  /// Ends the stream once: releases the upstream (cancelling it when asked) and completes.
+  @inlinable
+  func terminate(
+    with completion: Subscribers.Completion<Logic.Failure>, cancellingUpstream: Bool
+  ) {
+    lock.lock()
+    guard case .subscribed(let upstream) = status, let downstream else {
+      lock.unlock()
+      return
+    }
+    status = .terminated
+    self.downstream = nil
+    lock.unlock()
+    if cancellingUpstream {
+      upstream.cancel()
+    }
+    downstream.receive(completion: completion)
+  }
+}

@@ -1,0 +1,107 @@
+/// The closures an ``ObservingSubscriber`` calls on each event.
+@usableFromInline
+internal struct EventHooks<Output, Failure: Error> {
+  @usableFromInline let subscription: ((any Subscription) -> Void)?
+  @usableFromInline let output: ((Output) -> Void)?
+  @usableFromInline let completion: ((Subscribers.Completion<Failure>) -> Void)?
+  @usableFromInline let cancel: (() -> Void)?
+  @usableFromInline let request: ((Subscribers.Demand) -> Void)?
+  @usableFromInline let returnedDemand: ((Subscribers.Demand) -> Void)?
+
+  @inlinable
+  init(
+    subscription: ((any Subscription) -> Void)?, output: ((Output) -> Void)?,
+    completion: ((Subscribers.Completion<Failure>) -> Void)?, cancel: (() -> Void)?,
+    request: ((Subscribers.Demand) -> Void)?, returnedDemand: ((Subscribers.Demand) -> Void)?
+  ) {
+    self.subscription = subscription
+    self.output = output
+    self.completion = completion
+    self.cancel = cancel
+    self.request = request
+    self.returnedDemand = returnedDemand
+  }
+}
+
+/// The subscriber and subscription of `handleEvents` and `print`: it reports every event to its
+/// hooks and passes it on unchanged.
+///
+/// Values take no lock; the lock guards only the upstream subscription, so that a cancel is
+/// reported and forwarded once. Hooks run with the lock released.
+@usableFromInline
+internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
+  @unchecked Sendable
+{
+  @usableFromInline typealias Input = Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
+
+  @usableFromInline let lock = StreamsLock()
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let hooks: EventHooks<Downstream.Input, Downstream.Failure>
+  // Protected by `lock`: the upstream subscription, nil before it arrives and once ended.
+  @usableFromInline var upstream: (any Subscription)?
+  @usableFromInline var hasSubscription = false
+
+  @inlinable
+  init(downstream: Downstream, hooks: EventHooks<Downstream.Input, Downstream.Failure>) {
+    self.downstream = downstream
+    self.hooks = hooks
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard !hasSubscription else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    hasSubscription = true
+    upstream = subscription
+    lock.unlock()
+    hooks.subscription?(subscription)
+    downstream.receive(subscription: self)
+  }
+
+  @inlinable
+  func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+    hooks.output?(input)
+    let demand = downstream.receive(input)
+    if demand > 0 {
+      hooks.returnedDemand?(demand)
+    }
+    return demand
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    let previous = upstream
+    upstream = nil
+    lock.unlock()
+    withExtendedLifetime(previous) {}
+    hooks.completion?(completion)
+    downstream.receive(completion: completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    lock.lock()
+    let upstream = self.upstream
+    lock.unlock()
+    guard let upstream else { return }
+    hooks.request?(demand)
+    upstream.request(demand)
+  }
+
+  @inlinable
+  func cancel() {
+    lock.lock()
+    let upstream = self.upstream
+    self.upstream = nil
+    lock.unlock()
+    guard let upstream else { return }
+    hooks.cancel?()
+    upstream.cancel()
+  }
+}

@@ -1,0 +1,446 @@
+extension Publisher {
+  /// Merges this publisher with `other`: values of both, interleaved in arrival order.
+  ///
+  /// Semantics (as Combine's): the merge finishes when every upstream has finished and fails as
+  /// soon as one fails (cancelling the others). With finite demand each upstream is asked for
+  /// one value at a time, so no upstream runs ahead of the downstream by more than one value.
+  /// Calls into the downstream never overlap, whatever the upstreams' threads.
+  ///
+  /// ```swift
+  /// local.merge(with: remote).sink { print($0) }
+  /// ```
+  @inlinable
+  public func merge<B: Publisher>(with b: B) -> Publishers.Merge<Self, B>
+  where B.Output == Output, B.Failure == Failure {
+    Publishers.Merge(self, b)
+  }
+
+  /// Merges this publisher with 2 others; see ``merge(with:)``.
+  @inlinable
+  public func merge<B: Publisher, C: Publisher>(
+    with b: B, _ c: C
+  ) -> Publishers.Merge3<Self, B, C>
+  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure {
+    Publishers.Merge3(self, b, c)
+  }
+
+  /// Merges this publisher with 3 others; see ``merge(with:)``.
+  @inlinable
+  public func merge<B: Publisher, C: Publisher, D: Publisher>(
+    with b: B, _ c: C, _ d: D
+  ) -> Publishers.Merge4<Self, B, C, D>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure
+  {
+    Publishers.Merge4(self, b, c, d)
+  }
+
+  /// Merges this publisher with 4 others; see ``merge(with:)``.
+  @inlinable
+  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
+    with b: B, _ c: C, _ d: D, _ e: E
+  ) -> Publishers.Merge5<Self, B, C, D, E>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure
+  {
+    Publishers.Merge5(self, b, c, d, e)
+  }
+
+  /// Merges this publisher with 5 others; see ``merge(with:)``.
+  @inlinable
+  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
+    with b: B, _ c: C, _ d: D, _ e: E, _ f: F
+  ) -> Publishers.Merge6<Self, B, C, D, E, F>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure
+  {
+    Publishers.Merge6(self, b, c, d, e, f)
+  }
+
+  /// Merges this publisher with 6 others; see ``merge(with:)``.
+  @inlinable
+  public func merge<
+    B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+  >(
+    with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+  ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure
+  {
+    Publishers.Merge7(self, b, c, d, e, f, g)
+  }
+
+  /// Merges this publisher with 7 others; see ``merge(with:)``.
+  @inlinable
+  public func merge<
+    B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+  >(
+    with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
+  ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure,
+    H.Output == Output, H.Failure == Failure
+  {
+    Publishers.Merge8(self, b, c, d, e, f, g, h)
+  }
+}
+
+extension Publishers {
+  /// A publisher of the values of 2 upstreams, interleaved; see ``Publisher/merge(with:)``.
+  public struct Merge<A: Publisher, B: Publisher>: Publisher
+  where B.Output == A.Output, B.Failure == A.Failure {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// Upstream 1.
+    public let a: A
+    /// Upstream 2.
+    public let b: B
+
+    /// The merge of the given publishers.
+    @inlinable
+    public init(_ a: A, _ b: B) {
+      self.a = a
+      self.b = b
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: 2)
+      subscription.start()
+      a.subscribe(UpstreamLink(owner: subscription, index: 0))
+      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+    }
+  }
+
+  /// A publisher of the values of 3 upstreams, interleaved; see ``Publisher/merge(with:)``.
+  public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+  where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// Upstream 1.
+    public let a: A
+    /// Upstream 2.
+    public let b: B
+    /// Upstream 3.
+    public let c: C
+
+    /// The merge of the given publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C) {
+      self.a = a
+      self.b = b
+      self.c = c
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: 3)
+      subscription.start()
+      a.subscribe(UpstreamLink(owner: subscription, index: 0))
+      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+      c.subscribe(UpstreamLink(owner: subscription, index: 2))
+    }
+  }
+
+  /// A publisher of the values of 4 upstreams, interleaved; see ``Publisher/merge(with:)``.
+  public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// Upstream 1.
+    public let a: A
+    /// Upstream 2.
+    public let b: B
+    /// Upstream 3.
+    public let c: C
+    /// Upstream 4.
+    public let d: D
+
+    /// The merge of the given publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: 4)
+      subscription.start()
+      a.subscribe(UpstreamLink(owner: subscription, index: 0))
+      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+      c.subscribe(UpstreamLink(owner: subscription, index: 2))
+      d.subscribe(UpstreamLink(owner: subscription, index: 3))
+    }
+  }
+
+  /// A publisher of the values of 5 upstreams, interleaved; see ``Publisher/merge(with:)``.
+  public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>:
+    Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// Upstream 1.
+    public let a: A
+    /// Upstream 2.
+    public let b: B
+    /// Upstream 3.
+    public let c: C
+    /// Upstream 4.
+    public let d: D
+    /// Upstream 5.
+    public let e: E
+
+    /// The merge of the given publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: 5)
+      subscription.start()
+      a.subscribe(UpstreamLink(owner: subscription, index: 0))
+      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+      c.subscribe(UpstreamLink(owner: subscription, index: 2))
+      d.subscribe(UpstreamLink(owner: subscription, index: 3))
+      e.subscribe(UpstreamLink(owner: subscription, index: 4))
+    }
+  }
+
+  /// A publisher of the values of 6 upstreams, interleaved; see ``Publisher/merge(with:)``.
+  public struct Merge6<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// Upstream 1.
+    public let a: A
+    /// Upstream 2.
+    public let b: B
+    /// Upstream 3.
+    public let c: C
+    /// Upstream 4.
+    public let d: D
+    /// Upstream 5.
+    public let e: E
+    /// Upstream 6.
+    public let f: F
+
+    /// The merge of the given publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+      self.f = f
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: 6)
+      subscription.start()
+      a.subscribe(UpstreamLink(owner: subscription, index: 0))
+      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+      c.subscribe(UpstreamLink(owner: subscription, index: 2))
+      d.subscribe(UpstreamLink(owner: subscription, index: 3))
+      e.subscribe(UpstreamLink(owner: subscription, index: 4))
+      f.subscribe(UpstreamLink(owner: subscription, index: 5))
+    }
+  }
+
+  /// A publisher of the values of 7 upstreams, interleaved; see ``Publisher/merge(with:)``.
+  public struct Merge7<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// Upstream 1.
+    public let a: A
+    /// Upstream 2.
+    public let b: B
+    /// Upstream 3.
+    public let c: C
+    /// Upstream 4.
+    public let d: D
+    /// Upstream 5.
+    public let e: E
+    /// Upstream 6.
+    public let f: F
+    /// Upstream 7.
+    public let g: G
+
+    /// The merge of the given publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+      self.f = f
+      self.g = g
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: 7)
+      subscription.start()
+      a.subscribe(UpstreamLink(owner: subscription, index: 0))
+      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+      c.subscribe(UpstreamLink(owner: subscription, index: 2))
+      d.subscribe(UpstreamLink(owner: subscription, index: 3))
+      e.subscribe(UpstreamLink(owner: subscription, index: 4))
+      f.subscribe(UpstreamLink(owner: subscription, index: 5))
+      g.subscribe(UpstreamLink(owner: subscription, index: 6))
+    }
+  }
+
+  /// A publisher of the values of 8 upstreams, interleaved; see ``Publisher/merge(with:)``.
+  public struct Merge8<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
+    G: Publisher, H: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure,
+    H.Output == A.Output, H.Failure == A.Failure
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// Upstream 1.
+    public let a: A
+    /// Upstream 2.
+    public let b: B
+    /// Upstream 3.
+    public let c: C
+    /// Upstream 4.
+    public let d: D
+    /// Upstream 5.
+    public let e: E
+    /// Upstream 6.
+    public let f: F
+    /// Upstream 7.
+    public let g: G
+    /// Upstream 8.
+    public let h: H
+
+    /// The merge of the given publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+      self.f = f
+      self.g = g
+      self.h = h
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: 8)
+      subscription.start()
+      a.subscribe(UpstreamLink(owner: subscription, index: 0))
+      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+      c.subscribe(UpstreamLink(owner: subscription, index: 2))
+      d.subscribe(UpstreamLink(owner: subscription, index: 3))
+      e.subscribe(UpstreamLink(owner: subscription, index: 4))
+      f.subscribe(UpstreamLink(owner: subscription, index: 5))
+      g.subscribe(UpstreamLink(owner: subscription, index: 6))
+      h.subscribe(UpstreamLink(owner: subscription, index: 7))
+    }
+  }
+
+  /// A publisher of the values of any number of upstreams of one type, interleaved.
+  ///
+  /// Same semantics as ``Publisher/merge(with:)``; with no upstream it finishes at once.
+  ///
+  /// ```swift
+  /// Publishers.MergeMany(feeds).sink { print($0) }
+  /// ```
+  public struct MergeMany<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The upstreams.
+    public let publishers: [Upstream]
+
+    /// The merge of `upstream`.
+    @inlinable
+    public init(_ upstream: Upstream...) {
+      publishers = upstream
+    }
+
+    /// The merge of the publishers of `upstream`.
+    @inlinable
+    public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
+      publishers = Array(upstream)
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = MergeSubscription(downstream: subscriber, count: publishers.count)
+      subscription.start()
+      for (index, publisher) in publishers.enumerated() {
+        publisher.subscribe(UpstreamLink(owner: subscription, index: index))
+      }
+    }
+
+    /// This merge with one more upstream.
+    @inlinable
+    public func merge(with other: Upstream) -> MergeMany<Upstream> {
+      MergeMany(publishers + [other])
+    }
+  }
+}

@@ -1,0 +1,222 @@
+extension Publisher {
+  /// Ends the stream if the upstream stays silent for `interval`.
+  ///
+  /// The wait starts at subscription and restarts after every value. When it runs out, the
+  /// upstream is cancelled and the downstream receives `customError()` as a failure, or a normal
+  /// finish when `customError` is `nil`. Demand passes through to the upstream.
+  ///
+  /// ```swift
+  /// request.timeout(.seconds(5), scheduler: DispatchQueue.main) { URLError(.timedOut) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: the longest silence allowed.
+  ///   - scheduler: the scheduler that measures the silence.
+  ///   - options: scheduler options.
+  ///   - customError: makes the failure to deliver on timeout; `nil` finishes normally.
+  @inlinable
+  public func timeout<S: Scheduler>(
+    _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
+    customError: (() -> Failure)? = nil
+  ) -> Publishers.Timeout<Self, S> {
+    Publishers.Timeout(
+      upstream: self, interval: interval, scheduler: scheduler, options: options,
+      customError: customError)
+  }
+}
+
+extension Publishers {
+  /// A publisher that ends when its upstream stays silent too long.
+  ///
+  /// See ``Publisher/timeout(_:scheduler:options:customError:)`` for the semantics.
+  public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The upstream publisher.
+    public let upstream: Upstream
+    /// The longest silence allowed.
+    public let interval: Context.SchedulerTimeType.Stride
+    /// The scheduler that measures the silence.
+    public let scheduler: Context
+    /// Scheduler options.
+    public let options: Context.SchedulerOptions?
+    /// Makes the failure delivered on timeout; `nil` finishes normally.
+    public let customError: (() -> Upstream.Failure)?
+
+    /// A timeout on `upstream`.
+    @inlinable
+    public init(
+      upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+      options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?
+    ) {
+      self.upstream = upstream
+      self.interval = interval
+      self.scheduler = scheduler
+      self.options = options
+      self.customError = customError
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = TimeoutSubscription(
+        downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
+        customError: customError)
+      subscription.start()
+      subscription.startWait()
+      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+    }
+  }
+}
+
+/// The state of a timeout: the upstream, the demand waiting for it, the generation of the wait.
+@usableFromInline
+internal struct TimeoutState {
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
+  var pendingDemand = Subscribers.Demand.none
+  @usableFromInline
+  var generation: UInt64 = 0
+  @usableFromInline
+  var isDone = false
+
+  /// Starts a new wait; returns its generation, or nil once done.
+  @inlinable
+  mutating func restartWait() -> UInt64? {
+    guard !isDone else { return nil }
+    generation &+= 1
+    return generation
+  }
+
+  /// Whether the wait of `generation` timing out ends the stream; if so, the upstream to cancel.
+  @inlinable
+  mutating func waitEnded(generation: UInt64) -> (timedOut: Bool, upstream: (any Subscription)?) {
+    guard !isDone, generation == self.generation else { return (false, nil) }
+    isDone = true
+    defer { upstream = nil }
+    return (true, upstream)
+  }
+
+  @inlinable
+  mutating func end() -> (any Subscription)? {
+    isDone = true
+    defer { upstream = nil }
+    return upstream
+  }
+}
+
+@usableFromInline
+internal final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>:
+  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+{
+  // Immutable configuration; `state` is protected by the inherited `lock`.
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let customError: (() -> Downstream.Failure)?
+  @usableFromInline
+  var state = TimeoutState()
+
+  @inlinable
+  init(
+    downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+    options: Context.SchedulerOptions?, customError: (() -> Downstream.Failure)?
+  ) {
+    self.interval = interval
+    self.scheduler = scheduler
+    self.options = options
+    self.customError = customError
+    super.init(downstream: downstream)
+  }
+
+  @inlinable
+  func startWait() {
+    lock.lock()
+    let generation = state.restartWait()
+    lock.unlock()
+    guard let generation else { return }
+    scheduler.schedule(
+      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
+      options: options
+    ) { [self] in
+      waitEnded(generation: generation)
+    }
+  }
+
+  @inlinable
+  func waitEnded(generation: UInt64) {
+    lock.lock()
+    let (timedOut, upstream) = state.waitEnded(generation: generation)
+    lock.unlock()
+    guard timedOut else { return }
+    upstream?.cancel()
+    let completion: Subscribers.Completion<Downstream.Failure> =
+      customError.map { .failure($0()) } ?? .finished
+    lock.lock()
+    outlet.finish(completion)
+    lock.unlock()
+    drain()
+  }
+
+  @inlinable
+  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard !isEnded, !state.isDone, state.upstream == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    state.upstream = subscription
+    let demand = state.pendingDemand
+    state.pendingDemand = .none
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  @inlinable
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
+    if let upstream = state.upstream {
+      effects.request(added, from: upstream)
+    } else {
+      state.pendingDemand += added
+    }
+  }
+
+  @inlinable
+  func upstream(_ index: Int, didSend value: Downstream.Input) {
+    lock.lock()
+    guard !state.isDone else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    startWait()
+    lock.lock()
+    emitAndUnlock(value)
+  }
+
+  @inlinable
+  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    guard !state.isDone else {
+      lock.unlock()
+      return
+    }
+    let upstream = state.end()
+    outlet.finish(completion)
+    lock.unlock()
+    withExtendedLifetime(upstream) {}
+    drain()
+  }
+
+  @inlinable
+  override func didCancel(_ effects: inout RelayEffects) {
+    effects.cancel(state.end())
+  }
+}

@@ -1,0 +1,54 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct BufferTests {
+  @Test func keepFullPrefetchesAndRefills() {
+    let upstream = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.requestedDemand == .max(3))
+    for value in 1...3 { upstream.send(value) }
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(2))
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.requestedDemand == .max(5))
+  }
+
+  @Test func dropNewestAndDropOldest() {
+    for (strategy, expected) in [
+      (Publishers.BufferingStrategy<Never>.dropNewest, [1, 2]),
+      (.dropOldest, [2, 3]),
+    ] {
+      let upstream = ManualPublisher<Int, Never>()
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+      upstream.buffer(size: 2, prefetch: .byRequest, whenFull: strategy).subscribe(recorder)
+      for value in 1...3 { upstream.send(value) }
+      recorder.request(.unlimited)
+      #expect(recorder.values == expected)
+    }
+  }
+
+  @Test func customErrorFailsAndCancels() {
+    let upstream = ManualPublisher<Int, TestFailure>()
+    let recorder = RecordingSubscriber<Int, TestFailure>(initialDemand: .none)
+    upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .full })
+      .subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.completion == .failure(.full))
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func finishWaitsForBufferedValues() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+    subject.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    subject.send(1)
+    subject.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == .finished)
+  }
+}

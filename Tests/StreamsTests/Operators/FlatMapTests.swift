@@ -1,0 +1,61 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct FlatMapTests {
+  @Test func mergesInnerPublishersAndFinishesAfterAll() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.flatMap { inners[$0] }.subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    inners[1].send(10)
+    inners[0].send(1)
+    upstream.send(completion: .finished)
+    inners[0].send(completion: .finished)
+    #expect(recorder.completion == nil)
+    inners[1].send(completion: .finished)
+    #expect(recorder.values == [10, 1])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func maxPublishersLimitsConcurrentInners() {
+    let upstream = ManualPublisher<Int, Never>()
+    let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.flatMap(maxPublishers: .max(2)) { inners[$0] }.subscribe(recorder)
+    #expect(upstream.demandLog == [.max(2)])
+    upstream.send(0)
+    upstream.send(1)
+    inners[0].send(completion: .finished)
+    #expect(upstream.demandLog == [.max(2), .max(1)])
+  }
+
+  @Test func innerFailureCancelsEverything() {
+    let upstream = ManualPublisher<Int, TestFailure>()
+    let other = ManualPublisher<Int, TestFailure>()
+    let failing = PassthroughSubject<Int, TestFailure>()
+    let recorder = RecordingSubscriber<Int, TestFailure>()
+    upstream.flatMap { $0 == 0 ? other.eraseToAnyPublisher() : failing.eraseToAnyPublisher() }
+      .subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    failing.send(completion: .failure(.boom))
+    #expect(recorder.completion == .failure(.boom))
+    #expect(upstream.cancelCount == 1)
+    #expect(other.cancelCount == 1)
+  }
+
+  @Test func finiteDemandIsRespectedAcrossInners() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
+    (0..<4).publisher.flatMap { value in (0..<3).publisher.map { value * 10 + $0 } }
+      .subscribe(recorder)
+    #expect(recorder.values.count == 3)
+    recorder.request(.unlimited)
+    #expect(recorder.values.count == 12)
+    #expect(Set(recorder.values) == Set((0..<4).flatMap { v in (0..<3).map { v * 10 + $0 } }))
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+}

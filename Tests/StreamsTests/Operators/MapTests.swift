@@ -1,0 +1,30 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct MapTests {
+  @Test func mapHonoursTheContract() {
+    checkContract(inputs: [1, 2, 3], expected: [10, 20, 30]) { upstream, token in
+      upstream.map { token.keep($0 * 10) }
+    }
+  }
+
+  @Test func fusedMapsApplyInOrder() {
+    checkContract(inputs: [1, 2], expected: ["11", "21"]) { upstream, token in
+      upstream.map { token.keep($0 * 10) }.map { $0 + 1 }.map(\.description)
+    }
+  }
+
+  @Test func passesDemandStraightThrough() {
+    let upstream = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
+    upstream.map { $0 + 1 }.subscribe(recorder)
+    #expect(upstream.demandLog == [.max(3)])
+  }
+
+  @Test func replaceNilReplacesOnlyNil() {
+    checkContract(inputs: [1, 0, 3], expected: [1, -1, 3]) { upstream, token in
+      upstream.map { token.keep($0 == 0 ? nil : $0) }.replaceNil(with: -1)
+    }
+  }
+}

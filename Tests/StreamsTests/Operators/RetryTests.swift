@@ -1,0 +1,51 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct RetryTests {
+  @Test func retryHonoursTheContract() {
+    checkContract(
+      inputs: [1, 2], expected: [1, 2], expectedOnFailure: [1, 2], failureEnding: .none
+    ) { upstream, token in
+      upstream.map { token.keep($0) }.retry(1)
+    }
+  }
+
+  @Test func resubscribesUntilTheUpstreamSucceeds() {
+    var attempts = 0
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1), demandPerValue: .max(1))
+    Deferred { () -> AnyPublisher<Int, TestError> in
+      attempts += 1
+      if attempts < 3 {
+        return Fail(error: TestError(code: attempts)).eraseToAnyPublisher()
+      }
+      return (1...2).publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()
+    }.retry(5).subscribe(recorder)
+    #expect(attempts == 3)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func forwardsTheLastFailureWhenRetriesRunOut() {
+    var attempts = 0
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Deferred { () -> Fail<Int, TestError> in
+      attempts += 1
+      return Fail(error: TestError(code: attempts))
+    }.retry(2).subscribe(recorder)
+    #expect(attempts == 3)
+    #expect(recorder.ending == .failed("TestError(3)"))
+  }
+
+  @Test func newSubscriptionIsAskedForTheDemandNotYetServed() {
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3))
+    upstream.retry(1).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(TestError(code: 1)))
+    #expect(upstream.subscriptionCount == 2)
+    #expect(upstream.demandLog == [.max(3), .max(2)])
+  }
+}

@@ -1,0 +1,41 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct SwitchToLatestTests {
+  @Test func followsOnlyTheLatestInner() {
+    let upstream = PassthroughSubject<ManualPublisher<Int, Never>, Never>()
+    let first = ManualPublisher<Int, Never>()
+    let second = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(first)
+    first.send(1)
+    upstream.send(second)
+    #expect(first.cancelCount == 1)
+    first.send(2)
+    second.send(3)
+    #expect(recorder.values == [1, 3])
+  }
+
+  @Test func finishesWhenUpstreamAndCurrentInnerFinished() {
+    let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+    let inner = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inner)
+    upstream.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    inner.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func innerFailureFails() {
+    let upstream = ManualPublisher<Fail<Int, TestFailure>, TestFailure>()
+    let recorder = RecordingSubscriber<Int, TestFailure>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(Fail(error: .boom))
+    #expect(recorder.completion == .failure(.boom))
+    #expect(upstream.cancelCount == 1)
+  }
+}
