@@ -37,6 +37,7 @@ var walkthroughs: [any Walkthrough.Type] {
     ChatFeedWalkthrough.self,
     EmployeeDirectoryWalkthrough.self,
     CounterWalkthrough.self,
+    SearchDebounceWalkthrough.self,
     PresenceWalkthrough.self,
   ]
 }
