@@ -39,5 +39,6 @@ var walkthroughs: [any Walkthrough.Type] {
     CounterWalkthrough.self,
     SearchDebounceWalkthrough.self,
     PresenceWalkthrough.self,
+    ReadmeTour.self,
   ]
 }
