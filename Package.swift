@@ -36,6 +36,7 @@ let package = Package(
       dependencies: ["DatasyncStreams", "Datasync", "Streams", "StreamsTesting"]
     ),
     .testTarget(name: "PlaygroundsTests", dependencies: ["Playgrounds"]),
+    .testTarget(name: "DatasyncCLITests", dependencies: ["datasync"]),
   ],
   swiftLanguageModes: [.v6]
 )

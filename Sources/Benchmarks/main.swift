@@ -4,3 +4,4 @@ print(
 StreamsCoreBenchmarks.run(harness)
 StreamsSchedulerBenchmarks.run(harness)
 await StreamsAsyncBenchmarks.run(harness)
+DatasyncStreamsBenchmarks.run(harness)

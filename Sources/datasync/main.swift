@@ -1,1 +1,17 @@
-print("datasync: under construction")
+import Foundation
+
+do {
+  switch try parseCommand(Array(CommandLine.arguments.dropFirst())) {
+  case .help:
+    print(usage)
+  case .demo(let options):
+    let succeeded = try await ChatDemo(options: options).run()
+    exit(succeeded ? 0 : 1)
+  }
+} catch let error as UsageError {
+  FileHandle.standardError.write(Data("datasync: error: \(error)\n".utf8))
+  exit(2)
+} catch {
+  FileHandle.standardError.write(Data("datasync: error: \(error)\n".utf8))
+  exit(1)
+}

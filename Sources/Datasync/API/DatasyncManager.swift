@@ -1,0 +1,83 @@
+import Foundation
+
+/// Gives access to nodes and owns the subscriptions made through them.
+///
+/// Subscriptions created with `stores: true` (the default) live as long as their manager: they
+/// are cancelled, implicitly, when the manager is deinitialized, or by ``unsubscribeFromAll()``.
+/// A stored subscription never keeps its manager alive. Keep a manager in the object that owns
+/// the subscriptions (for example a view model).
+///
+/// ```swift
+/// let manager = Webcom.defaultApplication.datasyncService.createManager()
+/// let messages = manager / "rooms/general/messages"
+/// ```
+public final class DatasyncManager: @unchecked Sendable {
+  let service: DatasyncService
+  /// Protects `stored` and `stateObservers`.
+  private let lock = NSLock()
+  private var stored: [ObjectIdentifier: DatasyncSubscription] = [:]
+  private var stateObservers: [UInt64] = []
+
+  init(service: DatasyncService) {
+    self.service = service
+  }
+
+  deinit {
+    let (subscriptions, observers) = lock.withLock { (stored, stateObservers) }
+    for subscription in subscriptions.values { subscription.cancel(explicitly: false) }
+    for observer in observers { service.core.removeStateObserver(observer) }
+  }
+
+  /// The node at an absolute path, nil only when the path is ill-formed.
+  ///
+  /// Paths follow the rules of ``DatasyncNode/relativeNode(for:)`` from the root: `"a/b"`,
+  /// `"/a/b/"` and `"a/./c/../b"` all give `/a/b`.
+  public func node(for path: String) -> DatasyncNode? {
+    try? nodeThrows(for: path)
+  }
+
+  /// The node at an absolute path.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidPath`, naming the path and the reason.
+  public func nodeThrows(for path: String) throws -> DatasyncNode {
+    DatasyncNode(manager: self, location: try DatasyncPath(parsing: path))
+  }
+
+  /// The node at an absolute path: `manager / "rooms/general"`; nil when the path is ill-formed.
+  public static func / (manager: DatasyncManager, path: String) -> DatasyncNode? {
+    manager.node(for: path)
+  }
+
+  /// Cancels every subscription this manager stores; each completes as an implicit cancel.
+  public func unsubscribeFromAll() {
+    let subscriptions = lock.withLock { () -> [DatasyncSubscription] in
+      defer { stored = [:] }
+      return Array(stored.values)
+    }
+    for subscription in subscriptions { subscription.cancel(explicitly: false) }
+  }
+
+  /// Calls `onChange` on `queue` at every change of the service's connection state, for as long as
+  /// this manager lives (``unsubscribeFromAll()`` does not end it).
+  ///
+  /// - Parameters:
+  ///   - queue: The queue `onChange` is called on.
+  ///   - onChange: Receives each new state.
+  public func observeState(
+    queue: DispatchQueue = .main, onChange: @escaping (DatasyncState) -> Void
+  ) {
+    let target = UncheckedBox(onChange)
+    let token = service.core.addStateObserver { state in
+      queue.async { target.value(state) }
+    }
+    lock.withLock { stateObservers.append(token) }
+  }
+
+  func store(_ subscription: DatasyncSubscription) {
+    lock.withLock { stored[ObjectIdentifier(subscription)] = subscription }
+  }
+
+  func forget(_ subscription: DatasyncSubscription) {
+    _ = lock.withLock { stored.removeValue(forKey: ObjectIdentifier(subscription)) }
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The Datasync service of an application: its connection to the back end and its local cache.
+///
+/// Create managers with ``createManager()`` and reach nodes through them. A service is
+/// thread-safe.
+public final class DatasyncService: Sendable {
+  let context: ApplicationContext
+  let core: ClientCore
+
+  init(context: ApplicationContext, backEnd: DatasyncBackEnd) {
+    self.context = context
+    switch backEnd {
+    case .embedded(let database):
+      core = ClientCore(
+        connection: EmbeddedConnection(database: database, label: context.identifier))
+    }
+  }
+
+  /// Creates a manager, which owns the subscriptions made through its nodes.
+  public func createManager() -> DatasyncManager {
+    DatasyncManager(service: self)
+  }
+
+  /// The state of the connection to the back end.
+  public var state: DatasyncState { core.state }
+
+  /// Whether the service may connect to the back end.
+  ///
+  /// Setting false disconnects: writes keep raising local events and queue, in order, until it is
+  /// set back to true, when they are sent. The back end runs the disconnection operations
+  /// (`at: .nextDisconnection` / `.onDisconnection`) when the service disconnects.
+  public var isConnectionEnabled: Bool {
+    get { core.isConnectionEnabled }
+    set { core.setConnectionEnabled(newValue) }
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// An application of the Webcom SDK: a configuration, JSON coders, and a Datasync service.
+///
+/// ```swift
+/// let app = WebcomApplication(configuration: .init(identifier: "chat"))
+/// let manager = app.datasyncService.createManager()
+/// ```
+///
+/// Nodes, managers and the service do not need the application to stay alive:
+/// `makeApp().datasyncService.createManager() / "x"` is usable on its own.
+public final class WebcomApplication: Sendable {
+  /// The configuration the application was created with.
+  public let configuration: WebcomConfiguration
+  /// The Datasync service of the application (always the same instance).
+  public let datasyncService: DatasyncService
+  private let context: ApplicationContext
+
+  /// Creates an application and connects its Datasync service to the configured back end.
+  public init(configuration: WebcomConfiguration) {
+    self.configuration = configuration
+    self.context = ApplicationContext(identifier: configuration.identifier)
+    self.datasyncService = DatasyncService(context: context, backEnd: configuration.backEnd)
+  }
+
+  /// The encoder used for every value written through this application's nodes.
+  public var jsonEncoder: JSONEncoder {
+    get { context.encoder }
+    set { context.encoder = newValue }
+  }
+
+  /// The decoder used by `decodedValue`, `decodedValueSubscribe` and `assignChildren`.
+  public var jsonDecoder: JSONDecoder {
+    get { context.decoder }
+    set { context.decoder = newValue }
+  }
+}

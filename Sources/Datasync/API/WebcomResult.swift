@@ -1,0 +1,2 @@
+/// The outcome of a Datasync operation, passed to the `then` callbacks.
+public typealias WebcomResult<T> = Result<T, WebcomError>

@@ -1,0 +1,461 @@
+import Foundation
+
+/// The client side of Datasync: a local cache (server data + pending-write overlay), one view per
+/// (path, constraint) shared by its subscriptions, and the event generation.
+///
+/// Thread-safe: every entry point takes the lock, changes the state, enqueues the resulting event
+/// batches on the subscribers' queues and the requests on the connection (both are enqueues that
+/// never run user code, made under the lock so that their order is the order of the changes),
+/// unlocks, and only then calls the internal answer closures.
+final class ClientCore: @unchecked Sendable {
+  /// The answer to a request: the written value for writes, the value for reads.
+  typealias Answer = @Sendable (WebcomResult<JSONValue>) -> Void
+
+  private struct ViewKey: Hashable {
+    let path: DatasyncPath
+    let constraint: DatasyncChildrenConstraint
+  }
+
+  /// The subscriptions sharing one (path, constraint); accessed only under the lock.
+  private final class View {
+    let path: DatasyncPath
+    let constraint: DatasyncChildrenConstraint
+    let sequence: UInt64
+    var subscriptions: [SubscriptionCore] = []
+    var isComplete: Bool
+
+    init(
+      path: DatasyncPath, constraint: DatasyncChildrenConstraint, sequence: UInt64, isComplete: Bool
+    ) {
+      self.path = path
+      self.constraint = constraint
+      self.sequence = sequence
+      self.isComplete = isComplete
+    }
+  }
+
+  private struct Listen {
+    var viewCount = 0
+    var isComplete = false
+  }
+
+  private let connection: BackEndConnection
+
+  /// Protects every property below.
+  private let lock = NSLock()
+  private var server: JSONValue = .null
+  private var visible: JSONValue = .null
+  private var pending = PendingWrites()
+  private var listens: [DatasyncPath: Listen] = [:]
+  private var views: [ViewKey: View] = [:]
+  private var answers: [WriteIdentifier: Answer] = [:]
+  private var readPaths: [WriteIdentifier: DatasyncPath] = [:]
+  private var outbox: [ClientRequest] = []
+  private var isEnabled = true
+  private var connectionState = DatasyncState.disconnected
+  private var stateObservers: [UInt64: @Sendable (DatasyncState) -> Void] = [:]
+  private var nextIdentifier: UInt64 = 1
+
+  init(connection: BackEndConnection) {
+    self.connection = connection
+    connection.open { [weak self] message in self?.receive(message) }
+  }
+
+  deinit {
+    connection.close()
+  }
+
+  // MARK: Reading
+
+  /// The back end's current time as estimated by this client.
+  var backEndNow: Date {
+    lock.withLock {
+      guard case .connected(let offset) = connectionState else { return Date() }
+      return Date(timeIntervalSinceNow: offset)
+    }
+  }
+
+  /// What the cache holds at a path (null when nothing is known).
+  func cachedValue(at path: DatasyncPath) -> JSONValue {
+    lock.withLock { visible.value(at: path.keys) }
+  }
+
+  /// The complete value at a path: from the cache when a listen covers it, else from the back end.
+  func read(at path: DatasyncPath, answer: @escaping Answer) {
+    let cached = lock.withLock { () -> JSONValue? in
+      if isCoveredLocked(path) { return visible.value(at: path.keys) }
+      let identifier = makeIdentifierLocked()
+      answers[identifier] = answer
+      readPaths[identifier] = path
+      sendLocked(.read(identifier, path))
+      return nil
+    }
+    if let cached { answer(.success(cached)) }
+  }
+
+  // MARK: Writing
+
+  /// Applies a write locally (raising its events at once) and sends it to the back end; `answer`
+  /// gets the written value or the back end's error.
+  func write(_ operation: WriteOperation, answer: Answer?) {
+    lock.withLock {
+      let identifier = makeIdentifierLocked()
+      let local = operation.resolvingServerValues(now: backEndNowLocked)
+      let old = visible
+      visible = local.applyingOptimistically(to: visible)
+      pending.append(PendingWrites.Write(identifier: identifier, operation: local))
+      emitLocked(from: old, footprints: [local.footprint])
+      if let answer { answers[identifier] = answer }
+      sendLocked(.write(identifier, operation))
+    }
+  }
+
+  /// Registers a write the back end runs when this client disconnects.
+  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: Answer?) {
+    request(answer: answer) { .writeOnDisconnection($0, operation, repeating: repeating) }
+  }
+
+  /// Cancels the disconnection writes registered at (or below) a path.
+  func cancelDisconnectionWrites(at path: DatasyncPath, answer: Answer?) {
+    request(answer: answer) { .cancelDisconnectionWrites($0, path) }
+  }
+
+  /// Runs a transaction: `compute` maps the current value to the new one (nil aborts); the write
+  /// is a compare-and-set at the back end, re-run with the newer value on conflict.
+  func transaction(
+    at path: DatasyncPath, attempt: Int = 1,
+    compute: @escaping @Sendable (JSONValue) -> WebcomResult<JSONValue?>,
+    completion: @escaping @Sendable (WebcomResult<(committed: Bool, value: JSONValue)>) -> Void
+  ) {
+    let current = cachedValue(at: path)
+    let newValue: JSONValue?
+    switch compute(current) {
+    case .success(let value): newValue = value
+    case .failure(let error):
+      completion(.failure(error))
+      return
+    }
+    guard let newValue else {
+      completion(.success((committed: false, value: current)))
+      return
+    }
+    write(.compareAndSet(path, expected: current, value: newValue)) { [weak self] result in
+      switch result {
+      case .success(let value):
+        completion(.success((committed: true, value: value)))
+      case .failure(let error) where error.code == .transactionAborted:
+        guard let self, attempt < Self.maximumTransactionAttempts else {
+          completion(
+            .failure(
+              WebcomError(
+                .transactionTooManyRetries,
+                "the transaction at \(path.string) conflicted \(attempt) times with other writes")))
+          return
+        }
+        self.transaction(at: path, attempt: attempt + 1, compute: compute, completion: completion)
+      case .failure(let error):
+        completion(.failure(error))
+      }
+    }
+  }
+
+  static let maximumTransactionAttempts = 25
+
+  // MARK: Subscribing
+
+  /// Registers a subscription on the view of its (path, constraint); replays the current data at
+  /// once when the view is complete, else as soon as the back end has sent it.
+  func subscribe(_ subscription: SubscriptionCore) {
+    lock.withLock {
+      subscription.sequence = makeIdentifierLocked()
+      let key = ViewKey(path: subscription.path, constraint: subscription.constraint)
+      let view: View
+      if let existing = views[key] {
+        view = existing
+      } else {
+        view = View(
+          path: key.path, constraint: key.constraint, sequence: subscription.sequence,
+          isComplete: isCoveredLocked(key.path))
+        views[key] = view
+        listens[key.path, default: Listen()].viewCount += 1
+        if listens[key.path]?.viewCount == 1 && connectionState != .disconnected {
+          connection.send(.listen(key.path))
+        }
+      }
+      view.subscriptions.append(subscription)
+      if view.isComplete { replayLocked(subscription, on: view) }
+    }
+  }
+
+  /// Removes a subscription; the view goes when its last subscription goes.
+  func unsubscribe(_ subscription: SubscriptionCore) {
+    lock.withLock {
+      let key = ViewKey(path: subscription.path, constraint: subscription.constraint)
+      guard let view = views[key] else { return }
+      view.subscriptions.removeAll { $0 === subscription }
+      guard view.subscriptions.isEmpty else { return }
+      views[key] = nil
+      listens[key.path]?.viewCount -= 1
+      if listens[key.path]?.viewCount == 0 {
+        listens[key.path] = nil
+        if connectionState != .disconnected { connection.send(.unlisten(key.path)) }
+      }
+    }
+  }
+
+  // MARK: Connection
+
+  var state: DatasyncState { lock.withLock { connectionState } }
+
+  var isConnectionEnabled: Bool { lock.withLock { isEnabled } }
+
+  /// Disconnects (writes keep applying locally and queue) or reconnects (queued writes are sent
+  /// in order).
+  func setConnectionEnabled(_ enabled: Bool) {
+    let (changed, callout) = lock.withLock { () -> (Bool, (() -> Void)?) in
+      guard enabled != isEnabled else { return (false, nil) }
+      isEnabled = enabled
+      // Until the back end confirms the reconnection, requests queue in the outbox so that
+      // they keep their order.
+      return (true, setStateLocked(.disconnected))
+    }
+    if changed { connection.setConnected(enabled) }
+    callout?()
+  }
+
+  /// Calls `observer` on every change of the connection state; returns a token for
+  /// ``removeStateObserver(_:)``.
+  func addStateObserver(_ observer: @escaping @Sendable (DatasyncState) -> Void) -> UInt64 {
+    lock.withLock {
+      let token = makeIdentifierLocked()
+      stateObservers[token] = observer
+      return token
+    }
+  }
+
+  func removeStateObserver(_ token: UInt64) {
+    _ = lock.withLock { stateObservers.removeValue(forKey: token) }
+  }
+
+  // MARK: Messages from the back end
+
+  private func receive(_ message: BackEndMessage) {
+    var callouts: [() -> Void] = []
+    lock.withLock {
+      switch message {
+      case .connected(let offset):
+        guard isEnabled else { return }
+        for path in listens.keys { connection.send(.listen(path)) }
+        for request in outbox { connection.send(request) }
+        outbox = []
+        if let callout = setStateLocked(.connected(clockOffset: offset)) {
+          callouts.append(callout)
+        }
+      case .disconnected:
+        if let callout = setStateLocked(.disconnected) { callouts.append(callout) }
+      case .listenData(let path, let value):
+        guard listens[path] != nil else { return }
+        applyServerLocked(.set(path, value))
+        listens[path]?.isComplete = true
+        completeViewsLocked(under: path)
+      case .changed(let operation):
+        applyServerLocked(operation)
+      case .acknowledged(let identifier, let announced):
+        acknowledgeLocked(identifier, announced: announced)
+        if let answer = answers.removeValue(forKey: identifier) {
+          let value: JSONValue
+          if case .set(_, let written)? = announced { value = written } else { value = .null }
+          callouts.append { answer(.success(value)) }
+        }
+      case .rejected(let identifier, let error, let current):
+        rejectLocked(identifier, current: current)
+        if let answer = answers.removeValue(forKey: identifier) {
+          callouts.append { answer(.failure(error)) }
+        }
+      case .value(let identifier, let value):
+        guard let path = readPaths.removeValue(forKey: identifier) else { return }
+        applyServerLocked(.set(path, value))
+        let result = visible.value(at: path.keys)
+        if let answer = answers.removeValue(forKey: identifier) {
+          callouts.append { answer(.success(result)) }
+        }
+      case .revoked(let path, let error):
+        callouts.append(revokeLocked(at: path, error: error))
+      }
+    }
+    for callout in callouts { callout() }
+  }
+
+  // MARK: Locked helpers
+
+  private var backEndNowLocked: Date {
+    guard case .connected(let offset) = connectionState else { return Date() }
+    return Date(timeIntervalSinceNow: offset)
+  }
+
+  private func makeIdentifierLocked() -> UInt64 {
+    defer { nextIdentifier += 1 }
+    return nextIdentifier
+  }
+
+  private func request(answer: Answer?, _ make: (WriteIdentifier) -> ClientRequest) {
+    lock.withLock {
+      let identifier = makeIdentifierLocked()
+      if let answer { answers[identifier] = answer }
+      sendLocked(make(identifier))
+    }
+  }
+
+  /// Sends a request now, or queues it until the connection is back.
+  private func sendLocked(_ request: ClientRequest) {
+    if connectionState == .disconnected || !isEnabled {
+      outbox.append(request)
+    } else {
+      connection.send(request)
+    }
+  }
+
+  private func isCoveredLocked(_ path: DatasyncPath) -> Bool {
+    var node: DatasyncPath? = path
+    while let current = node {
+      if listens[current]?.isComplete == true { return true }
+      node = current.parent
+    }
+    return false
+  }
+
+  /// Applies data from the back end under the pending writes, and raises the resulting events.
+  private func applyServerLocked(_ operation: WriteOperation) {
+    let old = visible
+    server = operation.applyingOptimistically(to: server)
+    if pending.isEmpty {
+      visible = server
+      emitLocked(from: old, footprints: [operation.footprint])
+    } else {
+      visible = pending.applied(to: server)
+      emitLocked(from: old, footprints: [operation.footprint] + pending.footprints)
+    }
+  }
+
+  private func acknowledgeLocked(_ identifier: WriteIdentifier, announced: WriteOperation?) {
+    guard let first = pending.first, first.identifier == identifier else {
+      if let write = pending.remove(identifier) {
+        if let announced { server = announced.applyingOptimistically(to: server) }
+        reapplyPendingLocked(footprints: [write.operation.footprint])
+      }
+      return
+    }
+    let expected = first.operation.applyingOptimistically(to: server)
+    if let announced { server = announced.applyingOptimistically(to: server) }
+    _ = pending.remove(identifier)
+    let path = first.operation.path.keys
+    if server.value(at: path) != expected.value(at: path) {
+      reapplyPendingLocked(footprints: [first.operation.footprint])
+    }
+  }
+
+  private func rejectLocked(_ identifier: WriteIdentifier, current: JSONValue?) {
+    guard let write = pending.remove(identifier) else { return }
+    if let current { server = server.setting(current, at: write.operation.path.keys) }
+    reapplyPendingLocked(footprints: [write.operation.footprint])
+  }
+
+  private func reapplyPendingLocked(footprints: [ChangeFootprint]) {
+    let old = visible
+    visible = pending.applied(to: server)
+    emitLocked(from: old, footprints: footprints + pending.footprints)
+  }
+
+  private func completeViewsLocked(under path: DatasyncPath) {
+    let completed = views.values.filter { !$0.isComplete && path.isAncestorOrSelf(of: $0.path) }
+    for view in completed { view.isComplete = true }
+    let replays = completed.flatMap { view in view.subscriptions.map { (view, $0) } }
+      .sorted { $0.1.sequence < $1.1.sequence }
+    for (view, subscription) in replays { replayLocked(subscription, on: view) }
+  }
+
+  private func replayLocked(_ subscription: SubscriptionCore, on view: View) {
+    let window = ChildrenWindow(
+      node: visible.value(at: view.path.keys), constraint: view.constraint)
+    if subscription.wants(.valueChange) {
+      subscription.enqueue([
+        EventRecord(
+          eventType: .valueChange, path: view.path, value: window.value, previousKey: nil,
+          acked: !pending.overlaps(view.path))
+      ])
+    } else if subscription.wants(.childAddition) {
+      subscription.enqueue(
+        ViewDiff.replay(of: window).map { record(for: $0, in: view) })
+    }
+  }
+
+  /// Raises the events of the change from `old` to `visible` on every complete view it touched:
+  /// deeper views first, each view's events in the order removals, additions, changes, value.
+  private func emitLocked(from old: JSONValue, footprints: [ChangeFootprint]) {
+    guard !views.isEmpty else { return }
+    let effects = ChangeEffect.effects(of: footprints, from: old, to: visible)
+    guard !effects.isEmpty else { return }
+    let touched = views.values.compactMap { view -> (View, ViewRelevance)? in
+      guard view.isComplete else { return nil }
+      let relevance = ViewRelevance(of: effects, at: view.path)
+      if case .none = relevance { return nil }
+      return (view, relevance)
+    }
+    .sorted { lhs, rhs in
+      lhs.0.path.depth != rhs.0.path.depth
+        ? lhs.0.path.depth > rhs.0.path.depth : lhs.0.sequence < rhs.0.sequence
+    }
+    for (view, relevance) in touched {
+      guard
+        let diff = ViewDiff.compute(
+          path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible
+        )
+      else { continue }
+      let childRecords = diff.children.map { record(for: $0, in: view) }
+      let valueRecord = EventRecord(
+        eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
+        acked: !pending.overlaps(view.path))
+      for subscription in view.subscriptions where !subscription.eventType.isValueType {
+        subscription.enqueue(childRecords.filter { subscription.wants($0.eventType) })
+      }
+      guard diff.valueChanged else { continue }
+      for subscription in view.subscriptions where subscription.wants(.valueChange) {
+        subscription.enqueue([valueRecord])
+      }
+    }
+  }
+
+  private func record(for change: ChildChange, in view: View) -> EventRecord {
+    let eventType: DatasyncEventType
+    switch change.kind {
+    case .removal: eventType = .childRemoval
+    case .addition: eventType = .childAddition
+    case .change: eventType = .childChange
+    }
+    let path = view.path.child(change.key)
+    return EventRecord(
+      eventType: eventType, path: path, value: change.value, previousKey: change.previousKey,
+      acked: !pending.overlaps(path))
+  }
+
+  /// Changes the connection state; returns the call to make to its observers after unlocking.
+  private func setStateLocked(_ state: DatasyncState) -> (() -> Void)? {
+    guard state != connectionState else { return nil }
+    connectionState = state
+    let observers = stateObservers.sorted { $0.key < $1.key }.map(\.value)
+    return { for observer in observers { observer(state) } }
+  }
+
+  private func revokeLocked(at path: DatasyncPath, error: WebcomError) -> () -> Void {
+    let revoked = views.filter { path.isAncestorOrSelf(of: $0.key.path) }
+    var subscriptions: [SubscriptionCore] = []
+    for (key, view) in revoked {
+      views[key] = nil
+      listens[key.path] = nil
+      subscriptions += view.subscriptions
+    }
+    return {
+      for subscription in subscriptions { subscription.complete(.revoked(error)) }
+    }
+  }
+}

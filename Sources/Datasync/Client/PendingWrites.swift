@@ -1,0 +1,75 @@
+/// The client's writes that the back end has not acknowledged yet, in the order they were made,
+/// with an index answering "does a pending write overlap this path?" in O(depth).
+struct PendingWrites {
+  struct Write {
+    let identifier: WriteIdentifier
+    /// The operation as applied locally (server values estimated).
+    let operation: WriteOperation
+  }
+
+  private var writes: [Write] = []
+  private var start = 0
+  private var countAtPath: [DatasyncPath: Int] = [:]
+  private var countAtOrBelow: [DatasyncPath: Int] = [:]
+
+  var isEmpty: Bool { start == writes.count }
+  var first: Write? { isEmpty ? nil : writes[start] }
+  var all: ArraySlice<Write> { writes[start...] }
+  var footprints: [ChangeFootprint] { all.map(\.operation.footprint) }
+
+  mutating func append(_ write: Write) {
+    writes.append(write)
+    count(write.operation.path, by: 1)
+  }
+
+  /// Removes the write with this identifier (usually the first one).
+  mutating func remove(_ identifier: WriteIdentifier) -> Write? {
+    guard let index = writes[start...].firstIndex(where: { $0.identifier == identifier }) else {
+      return nil
+    }
+    let write = writes[index]
+    if index == start {
+      start += 1
+      if start > 64 && start * 2 > writes.count {
+        writes.removeFirst(start)
+        start = 0
+      }
+    } else {
+      writes.remove(at: index)
+    }
+    count(write.operation.path, by: -1)
+    return write
+  }
+
+  /// The tree with every pending write applied in order.
+  func applied(to tree: JSONValue) -> JSONValue {
+    all.reduce(tree) { $1.operation.applyingOptimistically(to: $0) }
+  }
+
+  /// Whether a pending write may change the value at `path`.
+  func overlaps(_ path: DatasyncPath) -> Bool {
+    guard !isEmpty else { return false }
+    if countAtOrBelow[path] != nil { return true }
+    var ancestor = path.parent
+    while let current = ancestor {
+      if countAtPath[current] != nil { return true }
+      ancestor = current.parent
+    }
+    return false
+  }
+
+  private mutating func count(_ path: DatasyncPath, by delta: Int) {
+    Self.add(delta, to: &countAtPath, at: path)
+    var node: DatasyncPath? = path
+    while let current = node {
+      Self.add(delta, to: &countAtOrBelow, at: current)
+      node = current.parent
+    }
+  }
+
+  private static func add(_ delta: Int, to counts: inout [DatasyncPath: Int], at path: DatasyncPath)
+  {
+    let total = counts[path, default: 0] + delta
+    counts[path] = total == 0 ? nil : total
+  }
+}

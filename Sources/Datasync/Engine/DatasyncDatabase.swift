@@ -1,0 +1,141 @@
+import Foundation
+
+/// An embedded, in-memory Datasync back end.
+///
+/// A database holds the authoritative JSON tree. Applications configured with
+/// ``DatasyncBackEnd/embedded(_:)`` connect to it as separate clients: each keeps its own cache and
+/// sees the others' writes as a remote back end would deliver them, asynchronously and in order.
+/// Several applications may share one database.
+///
+/// The tree is immutable with structural sharing, so every write costs O(log n) per touched child
+/// and every snapshot costs O(1). A database is thread-safe.
+///
+/// ```swift
+/// let database = DatasyncDatabase()
+/// let alice = WebcomApplication(configuration: .init(identifier: "alice", backEnd: .embedded(database)))
+/// let bob = WebcomApplication(configuration: .init(identifier: "bob", backEnd: .embedded(database)))
+/// ```
+public final class DatasyncDatabase: @unchecked Sendable {
+  /// One connected client as the back end knows it.
+  private struct Listener {
+    var listens: Set<DatasyncPath> = []
+    let deliver: @Sendable (BackEndMessage) -> Void
+  }
+
+  /// A write a client registered for its disconnection.
+  private struct DisconnectionWrite {
+    let identifier: WriteIdentifier
+    let operation: WriteOperation
+    let repeating: Bool
+  }
+
+  /// Protects `root`, `listeners` and `disconnectionWrites`. Deliveries are enqueued on the
+  /// connections' serial queues while it is held (an enqueue never runs client code), so that
+  /// every client receives the changes in the order they were applied.
+  private let lock = NSLock()
+  private var root: JSONValue = .null
+  private var listeners: [ObjectIdentifier: Listener] = [:]
+  private var disconnectionWrites: [ObjectIdentifier: [DisconnectionWrite]] = [:]
+
+  /// Creates an empty database.
+  public init() {}
+
+  /// The current value at an absolute path (a snapshot that later writes do not change).
+  func value(at path: DatasyncPath) -> JSONValue {
+    lock.withLock { root.value(at: path.keys) }
+  }
+
+  /// Connects a client: from now on it receives messages through `deliver`.
+  func attach(_ client: ObjectIdentifier, deliver: @escaping @Sendable (BackEndMessage) -> Void) {
+    lock.withLock {
+      listeners[client] = Listener(deliver: deliver)
+      deliver(.connected(clockOffset: 0))
+    }
+  }
+
+  /// Disconnects a client: its listens are dropped and its disconnection writes are run.
+  func detach(_ client: ObjectIdentifier) {
+    lock.withLock {
+      guard let listener = listeners.removeValue(forKey: client) else { return }
+      let writes = disconnectionWrites[client] ?? []
+      disconnectionWrites[client] = writes.filter(\.repeating)
+      if disconnectionWrites[client]?.isEmpty == true { disconnectionWrites[client] = nil }
+      for write in writes {
+        _ = try? applyLocked(write.operation, from: nil)
+      }
+      listener.deliver(.disconnected)
+    }
+  }
+
+  /// Handles one request of a connected client; requests of detached clients are ignored.
+  func handle(_ request: ClientRequest, from client: ObjectIdentifier) {
+    lock.withLock {
+      guard let listener = listeners[client] else { return }
+      switch request {
+      case .listen(let path):
+        listeners[client]?.listens.insert(path)
+        listener.deliver(.listenData(path, root.value(at: path.keys)))
+      case .unlisten(let path):
+        listeners[client]?.listens.remove(path)
+      case .read(let identifier, let path):
+        listener.deliver(.value(identifier, root.value(at: path.keys)))
+      case .write(let identifier, let operation):
+        do throws(WebcomError) {
+          let announced = try applyLocked(operation, from: client)
+          listener.deliver(.acknowledged(identifier, announced: announced))
+        } catch {
+          listener.deliver(
+            .rejected(identifier, error, current: root.value(at: operation.path.keys)))
+        }
+      case .writeOnDisconnection(let identifier, let operation, let repeating):
+        let write = DisconnectionWrite(
+          identifier: identifier, operation: operation, repeating: repeating)
+        disconnectionWrites[client, default: []].append(write)
+        listener.deliver(.acknowledged(identifier, announced: nil))
+      case .cancelDisconnectionWrites(let identifier, let path):
+        disconnectionWrites[client]?.removeAll {
+          $0.operation.path == path || path.isAncestor(of: $0.operation.path)
+        }
+        listener.deliver(.acknowledged(identifier, announced: nil))
+      }
+    }
+  }
+
+  /// Applies a write and announces it to every other listening client; returns what was written.
+  private func applyLocked(
+    _ operation: WriteOperation, from writer: ObjectIdentifier?
+  ) throws(WebcomError) -> WriteOperation {
+    let resolved = operation.resolvingServerValues(now: Date())
+    let (tree, announced) = try resolved.applyingAuthoritatively(to: root)
+    root = tree
+    for (client, listener) in listeners where client != writer {
+      for message in Self.messages(announcing: announced, to: listener.listens, in: tree) {
+        listener.deliver(message)
+      }
+    }
+    return announced
+  }
+
+  /// The messages that tell a client listening at `listens` about a write.
+  private static func messages(
+    announcing write: WriteOperation, to listens: Set<DatasyncPath>, in tree: JSONValue
+  ) -> [BackEndMessage] {
+    let path = write.path
+    var below: [DatasyncPath] = []
+    for listen in listens {
+      if listen == path || listen.isAncestor(of: path) { return [.changed(write)] }
+      if path.isAncestor(of: listen) && write.touches(listen) { below.append(listen) }
+    }
+    return below.filter { listen in !below.contains { $0.isAncestor(of: listen) } }
+      .map { .changed(.set($0, tree.value(at: $0.keys))) }
+  }
+}
+
+extension WriteOperation {
+  /// Whether the write may change the value at `descendant`, a path below the write's path.
+  fileprivate func touches(_ descendant: DatasyncPath) -> Bool {
+    guard case .merge(let path, let children) = self else { return true }
+    let key = descendant.keys[path.depth]
+    return children.contains { $0.key == key }
+  }
+}

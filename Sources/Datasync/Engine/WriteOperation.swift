@@ -1,0 +1,140 @@
+import Foundation
+
+/// A write as it travels from a client to a back end.
+///
+/// The same operation is applied twice: optimistically by the client on its pending-write overlay
+/// (``applyingOptimistically(to:)``), and authoritatively by the back end
+/// (``applyingAuthoritatively(to:now:)``), which may reject it.
+enum WriteOperation: Sendable {
+  /// Replaces the value at the path (null deletes).
+  case set(DatasyncPath, JSONValue)
+  /// Replaces the given direct children of the path, keeping the others (null deletes a child).
+  case merge(DatasyncPath, [(key: WebcomKey, value: JSONValue)])
+  /// Adds `step` to the number at the path, starting from `start` when the path is null.
+  case increment(DatasyncPath, start: Double, step: Double)
+  /// Sets `value` at the path only if the current value there equals `expected`.
+  case compareAndSet(DatasyncPath, expected: JSONValue, value: JSONValue)
+
+  /// The node the operation writes at.
+  var path: DatasyncPath {
+    switch self {
+    case .set(let path, _), .merge(let path, _), .increment(let path, _, _),
+      .compareAndSet(let path, _, _):
+      return path
+    }
+  }
+
+  /// What the operation may change, for event computation.
+  var footprint: ChangeFootprint {
+    switch self {
+    case .merge(let path, let children):
+      return ChangeFootprint(path: path, children: children.map(\.key))
+    default:
+      return ChangeFootprint(path: path, children: nil)
+    }
+  }
+
+  /// The operation with its server values (``WebcomDate/backEndCurrentDate``) replaced by `now`.
+  func resolvingServerValues(now: Date) -> WriteOperation {
+    switch self {
+    case .set(let path, let value):
+      return .set(path, value.resolvingServerValues(now: now))
+    case .merge(let path, let children):
+      return .merge(
+        path, children.map { (key: $0.key, value: $0.value.resolvingServerValues(now: now)) })
+    case .increment:
+      return self
+    case .compareAndSet(let path, let expected, let value):
+      return .compareAndSet(path, expected: expected, value: value.resolvingServerValues(now: now))
+    }
+  }
+
+  /// The tree with the operation applied as the client expects the back end to apply it.
+  ///
+  /// An increment of a value that is not a number and a compare-and-set are applied as best
+  /// guesses: the former leaves the tree unchanged, the latter sets its value.
+  func applyingOptimistically(to tree: JSONValue) -> JSONValue {
+    switch self {
+    case .set(let path, let value), .compareAndSet(let path, _, let value):
+      return tree.setting(value, at: path.keys)
+    case .merge(let path, let children):
+      return Self.merging(children, at: path, into: tree)
+    case .increment(let path, let start, let step):
+      guard let sum = Self.incremented(tree.value(at: path.keys), start: start, step: step) else {
+        return tree
+      }
+      return tree.setting(sum, at: path.keys)
+    }
+  }
+
+  /// The tree with the operation applied by the back end, and the write to announce to listeners.
+  ///
+  /// - Throws: `notANumber` for an increment of a value that is not a number,
+  ///   `transactionAborted` with the current value for a failed compare-and-set.
+  func applyingAuthoritatively(to tree: JSONValue) throws(WebcomError) -> (
+    tree: JSONValue, announced: WriteOperation
+  ) {
+    switch self {
+    case .set(let path, let value):
+      return (tree.setting(value, at: path.keys), self)
+    case .merge(let path, let children):
+      return (Self.merging(children, at: path, into: tree), self)
+    case .increment(let path, let start, let step):
+      let current = tree.value(at: path.keys)
+      guard let sum = Self.incremented(current, start: start, step: step) else {
+        throw WebcomError(
+          .notANumber,
+          "cannot increment the value at \(path.string): it is \(current.kindDescription), not a number"
+        )
+      }
+      return (tree.setting(sum, at: path.keys), .set(path, sum))
+    case .compareAndSet(let path, let expected, let value):
+      guard tree.value(at: path.keys) == expected else {
+        throw WebcomError(
+          .transactionAborted, "the value at \(path.string) changed during the transaction")
+      }
+      return (tree.setting(value, at: path.keys), .set(path, value))
+    }
+  }
+
+  private static func merging(
+    _ children: [(key: WebcomKey, value: JSONValue)], at path: DatasyncPath, into tree: JSONValue
+  ) -> JSONValue {
+    var node = tree.value(at: path.keys)
+    if node.children == nil { node = .null }
+    for child in children {
+      node = node.setting(child.value, at: CollectionOfOne(child.key))
+    }
+    return tree.setting(node, at: path.keys)
+  }
+
+  /// `value + step` (or `start + step` for null), integer when all three are integers; nil when
+  /// `value` is not a number.
+  static func incremented(_ value: JSONValue, start: Double, step: Double) -> JSONValue? {
+    let base: JSONValue
+    switch value {
+    case .null: base = Self.number(start)
+    case .int, .double: base = value
+    default: return nil
+    }
+    if case .int(let integer) = base, let integerStep = Self.exactInteger(step) {
+      let (sum, overflow) = integer.addingReportingOverflow(integerStep)
+      if !overflow { return .int(sum) }
+    }
+    switch base {
+    case .int(let integer): return .double(Double(integer) + step)
+    case .double(let double): return .double(double + step)
+    default: return nil
+    }
+  }
+
+  private static func number(_ double: Double) -> JSONValue {
+    if let integer = exactInteger(double) { return .int(integer) }
+    return .double(double)
+  }
+
+  private static func exactInteger(_ double: Double) -> Int64? {
+    guard double.rounded() == double, abs(double) < 9.2e18 else { return nil }
+    return Int64(double)
+  }
+}

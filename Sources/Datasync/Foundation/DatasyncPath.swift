@@ -1,0 +1,158 @@
+/// An absolute, validated path in a Datasync tree: the keys from the root down to a node.
+///
+/// Relative paths are resolved as the `DatasyncNode` reference describes: segments are separated
+/// by `/`; an empty segment (leading, trailing or repeated `/`) and `.` do nothing; `..` goes one
+/// level up and does nothing at the root; any other segment goes down to the child of that key.
+/// A path is at most ``maximumDepth`` keys deep and its string at most 768 UTF-8 bytes long.
+struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
+  /// The deepest path allowed, in keys.
+  static let maximumDepth = 32
+
+  /// The path of the root, `/`.
+  static let root = DatasyncPath(validatedKeys: [], string: "/")
+
+  /// The keys from the root down to the node (empty for the root).
+  let keys: [WebcomKey]
+  /// The path as a string: `/` for the root, `/a/b` otherwise.
+  let string: String
+
+  private init(validatedKeys keys: [WebcomKey], string: String) {
+    self.keys = keys
+    self.string = string
+  }
+
+  /// Creates a path from keys that are known to be valid.
+  init(validatedKeys keys: [WebcomKey]) {
+    self.init(validatedKeys: keys, string: DatasyncPath.string(of: keys))
+  }
+
+  /// Parses a path, resolved from the root.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidPath` naming the path and the reason.
+  init(parsing absolute: String) throws(WebcomError) {
+    self = try DatasyncPath.root.resolving(absolute)
+  }
+
+  /// The last key of the path, `""` at the root.
+  var key: WebcomKey { keys.last ?? "" }
+
+  /// The number of keys of the path (0 for the root).
+  var depth: Int { keys.count }
+
+  /// Whether this is the root path.
+  var isRoot: Bool { keys.isEmpty }
+
+  /// The path of the parent, `nil` at the root.
+  var parent: DatasyncPath? {
+    guard !keys.isEmpty else { return nil }
+    return DatasyncPath(validatedKeys: Array(keys.dropLast()))
+  }
+
+  /// The path of the child of the given key, which must be a valid key.
+  func child(_ key: WebcomKey) -> DatasyncPath {
+    DatasyncPath(
+      validatedKeys: keys + [key],
+      string: keys.isEmpty ? "/" + key.value : string + "/" + key.value)
+  }
+
+  /// The description is the path string.
+  var description: String { string }
+
+  /// Whether this path is a strict ancestor of `other`.
+  func isAncestor(of other: DatasyncPath) -> Bool {
+    keys.count < other.keys.count && other.keys.starts(with: keys)
+  }
+
+  /// Whether this path is `other` or one of its ancestors.
+  func isAncestorOrSelf(of other: DatasyncPath) -> Bool {
+    keys.count <= other.keys.count && other.keys.starts(with: keys)
+  }
+
+  /// The keys leading from `ancestor` (which must be this path or one of its ancestors) to this
+  /// path.
+  func relative(to ancestor: DatasyncPath) -> ArraySlice<WebcomKey> {
+    precondition(ancestor.isAncestorOrSelf(of: self), "\(ancestor) is not an ancestor of \(self)")
+    return keys[ancestor.keys.count...]
+  }
+
+  /// Resolves a relative path from this path, as the `DatasyncNode` reference describes.
+  ///
+  /// From `/foo/bar`: `geek`, `/geek`, `geek/` and `/geek/` give `/foo/bar/geek`;
+  /// `../geek/noob`, `/../geek//noob/.` and `../geek/./noob/.` give `/foo/geek/noob`;
+  /// `../geek/../..//../..` gives the root.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidPath`, naming the path and the reason, when a
+  ///   segment is not a valid key or the result is deeper than 32 levels or longer than 768 bytes.
+  func resolving(_ relative: String) throws(WebcomError) -> DatasyncPath {
+    var keys = self.keys
+    let utf8 = relative.utf8
+    var segmentStart = utf8.startIndex
+    var index = utf8.startIndex
+    while true {
+      let atEnd = index == utf8.endIndex
+      if atEnd || utf8[index] == UInt8(ascii: "/") {
+        let segment = utf8[segmentStart..<index]
+        switch segment.count {
+        case 0:
+          break
+        case 1 where segment.first == UInt8(ascii: "."):
+          break
+        case 2 where segment.allSatisfy({ $0 == UInt8(ascii: ".") }):
+          if !keys.isEmpty { keys.removeLast() }
+        default:
+          if let reason = WebcomKey.invalidityReason(of: segment) {
+            let key = WebcomKey.quoted(String(relative[segmentStart..<index]))
+            throw DatasyncPath.invalid(relative, "the segment \(key) is not a valid key: \(reason)")
+          }
+          keys.append(WebcomKey(String(relative[segmentStart..<index])))
+        }
+        if atEnd { break }
+        segmentStart = utf8.index(after: index)
+      }
+      index = utf8.index(after: index)
+    }
+    if keys.count > DatasyncPath.maximumDepth {
+      throw DatasyncPath.invalid(
+        relative,
+        "the resulting path is \(keys.count) levels deep, more than the limit of "
+          + "\(DatasyncPath.maximumDepth)")
+    }
+    let string = DatasyncPath.string(of: keys)
+    if string.utf8.count > WebcomKey.maximumUTF8Count {
+      throw DatasyncPath.invalid(
+        relative,
+        "the resulting path is \(string.utf8.count) UTF-8 bytes long, more than the limit of "
+          + "\(WebcomKey.maximumUTF8Count)")
+    }
+    return DatasyncPath(validatedKeys: keys, string: string)
+  }
+
+  /// Resolves a relative path, or returns `nil` when it is ill-formed.
+  func resolvingIfValid(_ relative: String) -> DatasyncPath? {
+    try? resolving(relative)
+  }
+
+  private static func invalid(_ path: String, _ reason: String) -> WebcomError {
+    WebcomError(.invalidPath, "the path \(WebcomKey.quoted(path)) is invalid: \(reason)")
+  }
+
+  private static func string(of keys: [WebcomKey]) -> String {
+    guard !keys.isEmpty else { return "/" }
+    var result = ""
+    result.reserveCapacity(keys.reduce(0) { $0 + $1.utf8Count + 1 })
+    for key in keys {
+      result += "/"
+      result += key.value
+    }
+    return result
+  }
+
+  static func == (lhs: DatasyncPath, rhs: DatasyncPath) -> Bool {
+    lhs.keys == rhs.keys
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(keys.count)
+    for key in keys { hasher.combine(key) }
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The error reported by every failing operation of the Datasync API.
+///
+/// An error carries a ``Code`` that programs can switch over and a human-readable message that
+/// names the culprit (the offending path, key, value or operation) and the reason.
+///
+/// ```swift
+/// do {
+///   _ = try manager.nodeThrows(for: "rooms/#general")
+/// } catch let error as WebcomError where error.code == .invalidPath {
+///   print(error.message)  // the path "rooms/#general" is invalid: ...
+/// }
+/// ```
+public struct WebcomError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+  /// The kinds of failure the Datasync API can report.
+  public enum Code: String, Sendable, CaseIterable {
+    /// A path is ill-formed: a forbidden character, more than 32 levels or more than 768 bytes.
+    case invalidPath
+    /// A key is ill-formed: empty, a forbidden character or more than 768 bytes.
+    case invalidKey
+    /// A value cannot be stored: NaN, an infinity, a forbidden key or nesting too deep.
+    case invalidValue
+    /// An argument is out of its domain (for example a negative limit).
+    case invalidArgument
+    /// A value could not be encoded to JSON by the application's encoder.
+    case encodingFailed
+    /// A value could not be decoded by the application's decoder; the message gives the reason.
+    case decodingFailed
+    /// An increment was applied to a value that is not a number.
+    case notANumber
+    /// The back end denied the operation.
+    case permissionDenied
+    /// A transaction function asked to abort.
+    case transactionAborted
+    /// A transaction kept conflicting with concurrent writes and gave up.
+    case transactionTooManyRetries
+    /// A write was cancelled before the back end applied it.
+    case writeCancelled
+    /// The back end rejected a write; it has been reverted locally.
+    case writeRejected
+    /// The back end revoked a subscription.
+    case subscriptionRevoked
+    /// The operation needs a connection to the back end and there is none.
+    case disconnected
+    /// An unexpected internal failure.
+    case internalError
+  }
+
+  /// What kind of failure this is.
+  public let code: Code
+  /// A sentence naming the culprit and the reason.
+  public let message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - code: The kind of failure.
+  ///   - message: A sentence naming the culprit and the reason.
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// The code and the message, for example `invalidPath: the path "a#b" is invalid: ...`.
+  public var description: String { "\(code.rawValue): \(message)" }
+
+  /// The same text as ``description``.
+  public var errorDescription: String? { description }
+}

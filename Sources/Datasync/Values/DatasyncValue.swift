@@ -1,0 +1,135 @@
+import Foundation
+
+/// The value of a node (or of an event): a JSON value, immutable and cheap to copy.
+///
+/// Datasync stores JSON normalised: null deletes, empty objects vanish, arrays are stored as
+/// objects keyed `"0"`, `"1"`, … (``asArray()`` rebuilds them), integers stay integers and
+/// floating numbers stay floating numbers. The accessors return `nil` when the value has another
+/// type. Decoding uses the `JSONDecoder` of the application the value comes from.
+///
+/// ```swift
+/// let value = event.value
+/// if let text = value.asString { print(text) }
+/// let message: Message? = value.decoded()
+/// ```
+public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
+  /// The value model.
+  let tree: JSONValue
+  /// The decoder of the application the value comes from; a default decoder when `nil`.
+  let decoder: JSONDecoder?
+
+  /// Wraps a value, decoded with a default `JSONDecoder`.
+  init(_ tree: JSONValue) {
+    self.tree = tree
+    decoder = nil
+  }
+
+  /// Wraps a value, decoded with the application's decoder.
+  init(_ tree: JSONValue, decoder: JSONDecoder) {
+    self.tree = tree
+    self.decoder = decoder
+  }
+
+  /// The null value.
+  static let null = DatasyncValue(.null)
+
+  /// Whether the value is null (the node does not exist).
+  public var isNull: Bool { tree.isNull }
+
+  /// The string, or `nil` when the value is not a string.
+  public var asString: String? {
+    if case .string(let string) = tree { return string }
+    return nil
+  }
+
+  /// The string as a key, or `nil` when the value is not a string that is a valid key.
+  public var asKey: WebcomKey? {
+    guard let asString else { return nil }
+    return try? WebcomKey.validated(asString)
+  }
+
+  /// The integer, or `nil` when the value is not an integer (a floating number, even integral,
+  /// gives `nil`) or does not fit in `Int`.
+  public var asInt: Int? {
+    if case .int(let int) = tree { return Int(exactly: int) }
+    return nil
+  }
+
+  /// The number as a `Double`, integers included, or `nil` when the value is not a number.
+  public var asDouble: Double? {
+    switch tree {
+    case .double(let double): double
+    case .int(let int): Double(int)
+    default: nil
+    }
+  }
+
+  /// The Boolean, or `nil` when the value is not a Boolean.
+  public var asBool: Bool? {
+    if case .bool(let bool) = tree { return bool }
+    return nil
+  }
+
+  /// The Boolean, or `defaultValue` when the value is not a Boolean (null included).
+  public func asBool(default defaultValue: Bool) -> Bool {
+    asBool ?? defaultValue
+  }
+
+  /// The children by key, or `nil` when the value is not an object (arrays are objects keyed
+  /// `"0"`, `"1"`, …).
+  public func asDictionary() -> [String: DatasyncValue]? {
+    guard let children = tree.children else { return nil }
+    var dictionary: [String: DatasyncValue] = [:]
+    dictionary.reserveCapacity(children.count)
+    for (key, value) in children { dictionary[key.value] = child(value) }
+    return dictionary
+  }
+
+  /// The elements of an array, or `nil` when the value is not an array.
+  ///
+  /// A stored object is an array when all its keys are `"0"`, `"1"`, … (no leading zeros) and
+  /// its largest index is less than twice its number of children; missing indices are null
+  /// values (an array written with null elements keeps its length up to its last non-null
+  /// element).
+  public func asArray() -> [DatasyncValue]? {
+    tree.arrayElements?.map(child)
+  }
+
+  private func child(_ value: JSONValue) -> DatasyncValue {
+    DatasyncValue(value, decoderOrNil: decoder)
+  }
+
+  private init(_ tree: JSONValue, decoderOrNil: JSONDecoder?) {
+    self.tree = tree
+    decoder = decoderOrNil
+  }
+
+  /// The value decoded as `T`, or `nil` when it cannot be decoded.
+  ///
+  /// - Parameter type: The type to decode; inferred from the context when omitted.
+  public func decoded<T: Decodable>(as type: T.Type = T.self) -> T? {
+    try? decodedThrows(as: type)
+  }
+
+  /// The value decoded as `T`.
+  ///
+  /// - Parameter type: The type to decode; inferred from the context when omitted.
+  /// - Throws: ``WebcomError`` with code `decodingFailed` and the decoder's reason.
+  public func decodedThrows<T: Decodable>(as type: T.Type = T.self) throws(WebcomError) -> T {
+    try tree.decoded(as: type, decoder: decoder ?? JSONDecoder())
+  }
+
+  /// The value as compact JSON text (`null` for null), objects in key order.
+  public var json: String { tree.jsonString }
+
+  /// The value as compact UTF-8 JSON data, as ``json``.
+  public var data: Data { tree.jsonData() }
+
+  /// The JSON text of the value.
+  public var description: String { json }
+
+  /// Whether both values are the same JSON value (the decoders are not compared).
+  public static func == (lhs: DatasyncValue, rhs: DatasyncValue) -> Bool {
+    lhs.tree == rhs.tree
+  }
+}

@@ -1,0 +1,232 @@
+/// The children of a JSON object in the value model: a persistent map from keys to values,
+/// ordered by key order (see ``WebcomKey``).
+///
+/// Copies cost O(1) and share storage; every update returns a new map in O(log n) and leaves
+/// the original untouched. Positions (ranks) are O(log n) too, which the engine uses for
+/// children windows and previous-child keys. A map never holds a null value: setting null
+/// removes the key.
+struct JSONObject: Sendable {
+  /// An element: a key and its (never null) value.
+  typealias Element = (key: WebcomKey, value: JSONValue)
+
+  /// The root of the tree, `nil` when empty.
+  let root: JSONObjectNode?
+
+  /// The empty map.
+  init() {
+    root = nil
+  }
+
+  private init(root: JSONObjectNode?) {
+    self.root = root
+  }
+
+  /// Builds a map in O(n) from pairs sorted by key order without duplicate keys; null values
+  /// are skipped.
+  init(_ sortedUniquePairs: some Collection<Element>) {
+    var pairs: [Element] = []
+    pairs.reserveCapacity(sortedUniquePairs.count)
+    for pair in sortedUniquePairs where !pair.value.isNull {
+      assert(pairs.last.map { $0.key < pair.key } ?? true, "pairs are not sorted by key")
+      pairs.append(pair)
+    }
+    root = JSONObjectNode.built(from: pairs, 0..<pairs.count)
+  }
+
+  /// The number of keys.
+  var count: Int { root?.count ?? 0 }
+
+  /// Whether the map has no key.
+  var isEmpty: Bool { root == nil }
+
+  /// The value of a key, `nil` when absent.
+  subscript(key: WebcomKey) -> JSONValue? {
+    var node = root
+    while let current = node {
+      let order = WebcomKey.order(key, current.key)
+      if order == 0 { return current.value }
+      node = order < 0 ? current.left : current.right
+    }
+    return nil
+  }
+
+  /// The map with `key` bound to `value`, or without `key` when `value` is null (or an empty
+  /// object).
+  func setting(_ value: JSONValue, for key: WebcomKey) -> JSONObject {
+    if value.isNull { return removing(key) }
+    return JSONObject(root: JSONObjectNode.inserting(key, value, into: root))
+  }
+
+  /// The map without `key` (the same map when the key is absent).
+  func removing(_ key: WebcomKey) -> JSONObject {
+    var removed = false
+    let newRoot = JSONObjectNode.removing(key, from: root, removed: &removed)
+    return removed ? JSONObject(root: newRoot) : self
+  }
+
+  /// The number of keys that come before `key` in key order (whether `key` is present or not).
+  func rank(of key: WebcomKey) -> Int {
+    var rank = 0
+    var node = root
+    while let current = node {
+      let order = WebcomKey.order(key, current.key)
+      if order == 0 { return rank + JSONObjectNode.size(current.left) }
+      if order < 0 {
+        node = current.left
+      } else {
+        rank += JSONObjectNode.size(current.left) + 1
+        node = current.right
+      }
+    }
+    return rank
+  }
+
+  /// The element at a position in key order; `rank` must be in `0..<count`.
+  func element(atRank rank: Int) -> Element {
+    precondition(rank >= 0 && rank < count, "rank \(rank) out of 0..<\(count)")
+    var remaining = rank
+    var node = root!
+    while true {
+      let leftCount = JSONObjectNode.size(node.left)
+      if remaining < leftCount {
+        node = node.left!
+      } else if remaining == leftCount {
+        return (node.key, node.value)
+      } else {
+        remaining -= leftCount + 1
+        node = node.right!
+      }
+    }
+  }
+
+  /// The greatest key before `key` in key order, `nil` when there is none.
+  func key(before key: WebcomKey) -> WebcomKey? {
+    var candidate: WebcomKey?
+    var node = root
+    while let current = node {
+      if WebcomKey.order(current.key, key) < 0 {
+        candidate = current.key
+        node = current.right
+      } else {
+        node = current.left
+      }
+    }
+    return candidate
+  }
+
+  /// The smallest key after `key` in key order, `nil` when there is none.
+  func key(after key: WebcomKey) -> WebcomKey? {
+    var candidate: WebcomKey?
+    var node = root
+    while let current = node {
+      if WebcomKey.order(current.key, key) > 0 {
+        candidate = current.key
+        node = current.left
+      } else {
+        node = current.right
+      }
+    }
+    return candidate
+  }
+
+  /// The first element in key order.
+  var first: Element? {
+    guard var node = root else { return nil }
+    while let left = node.left { node = left }
+    return (node.key, node.value)
+  }
+
+  /// The last element in key order.
+  var last: Element? {
+    guard var node = root else { return nil }
+    while let right = node.right { node = right }
+    return (node.key, node.value)
+  }
+
+  /// The keys, in key order.
+  var keys: [WebcomKey] { map(\.key) }
+
+  /// At most `count` elements from position `rank`, in key order, without copying.
+  func elements(from rank: Int, count: Int) -> Elements {
+    let start = Swift.min(Swift.max(rank, 0), self.count)
+    return Elements(
+      root: root, start: start, count: Swift.min(Swift.max(count, 0), self.count - start))
+  }
+
+  /// The elements of positions `ranks`, in key order.
+  func elements(in ranks: Range<Int>) -> Elements {
+    elements(from: ranks.lowerBound, count: ranks.count)
+  }
+
+  /// Whether the tree invariants hold (for tests): order, sizes, balance, no null value.
+  var isValid: Bool { root?.isValidTree ?? true }
+}
+
+extension JSONObject: Sequence {
+  /// Iterates over elements in key order.
+  struct Iterator: IteratorProtocol {
+    private var stack: [JSONObjectNode] = []
+    private var remaining: Int
+
+    init(root: JSONObjectNode?, start: Int, count: Int) {
+      remaining = count
+      guard count > 0 else { return }
+      stack.reserveCapacity(3 * (Int.bitWidth - (root?.count ?? 0).leadingZeroBitCount) + 2)
+      var node = root
+      var skip = start
+      while let current = node {
+        let leftCount = JSONObjectNode.size(current.left)
+        if skip < leftCount {
+          stack.append(current)
+          node = current.left
+        } else if skip == leftCount {
+          stack.append(current)
+          node = nil
+        } else {
+          skip -= leftCount + 1
+          node = current.right
+        }
+      }
+    }
+
+    mutating func next() -> Element? {
+      guard remaining > 0, let node = stack.popLast() else { return nil }
+      remaining -= 1
+      var next = node.right
+      while let current = next {
+        stack.append(current)
+        next = current.left
+      }
+      return (node.key, node.value)
+    }
+  }
+
+  /// A range of elements, in key order.
+  struct Elements: Sequence {
+    let root: JSONObjectNode?
+    let start: Int
+    let count: Int
+
+    func makeIterator() -> Iterator { Iterator(root: root, start: start, count: count) }
+
+    var underestimatedCount: Int { count }
+  }
+
+  func makeIterator() -> Iterator { Iterator(root: root, start: 0, count: count) }
+
+  var underestimatedCount: Int { count }
+}
+
+extension JSONObject: Equatable {
+  /// Structural equality, O(1) when both share storage.
+  static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    if lhs.root === rhs.root { return true }
+    guard lhs.count == rhs.count else { return false }
+    var rhsIterator = rhs.makeIterator()
+    for (key, value) in lhs {
+      guard let (otherKey, otherValue) = rhsIterator.next(), key == otherKey, value == otherValue
+      else { return false }
+    }
+    return true
+  }
+}

@@ -1,0 +1,152 @@
+/// A node of the persistent weight-balanced tree behind ``JSONObject``.
+///
+/// Nodes are immutable and shared between versions of an object: an update copies the
+/// O(log n) nodes on the path to the changed key and shares everything else. The tree keeps
+/// the weight-balance invariant of Adams' trees with the parameters (3, 2) (weight = size + 1):
+/// `3 × weight(left) ≥ weight(right)` and the converse, so its height is O(log n).
+final class JSONObjectNode: Sendable {
+  let key: WebcomKey
+  let value: JSONValue
+  let left: JSONObjectNode?
+  let right: JSONObjectNode?
+  /// The number of nodes of the subtree rooted here.
+  let count: Int
+
+  init(_ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?) {
+    self.key = key
+    self.value = value
+    self.left = left
+    self.right = right
+    count = (left?.count ?? 0) + (right?.count ?? 0) + 1
+  }
+}
+
+extension JSONObjectNode {
+  private static let delta = 3
+  private static let ratio = 2
+
+  @inline(__always)
+  static func size(_ node: JSONObjectNode?) -> Int { node?.count ?? 0 }
+
+  /// Builds a node whose subtrees are at most one update away from balance, rebalancing it.
+  static func balanced(
+    _ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?
+  ) -> JSONObjectNode {
+    let leftWeight = size(left) + 1
+    let rightWeight = size(right) + 1
+    if rightWeight > delta * leftWeight, let right {
+      if size(right.left) + 1 < ratio * (size(right.right) + 1) {
+        return JSONObjectNode(
+          right.key, right.value, JSONObjectNode(key, value, left, right.left), right.right)
+      }
+      let middle = right.left!
+      return JSONObjectNode(
+        middle.key, middle.value, JSONObjectNode(key, value, left, middle.left),
+        JSONObjectNode(right.key, right.value, middle.right, right.right))
+    }
+    if leftWeight > delta * rightWeight, let left {
+      if size(left.right) + 1 < ratio * (size(left.left) + 1) {
+        return JSONObjectNode(
+          left.key, left.value, left.left, JSONObjectNode(key, value, left.right, right))
+      }
+      let middle = left.right!
+      return JSONObjectNode(
+        middle.key, middle.value, JSONObjectNode(left.key, left.value, left.left, middle.left),
+        JSONObjectNode(key, value, middle.right, right))
+    }
+    return JSONObjectNode(key, value, left, right)
+  }
+
+  /// The tree with `key` bound to `value` (inserted or replaced).
+  static func inserting(_ key: WebcomKey, _ value: JSONValue, into node: JSONObjectNode?)
+    -> JSONObjectNode
+  {
+    guard let node else { return JSONObjectNode(key, value, nil, nil) }
+    let order = WebcomKey.order(key, node.key)
+    if order < 0 {
+      return balanced(node.key, node.value, inserting(key, value, into: node.left), node.right)
+    }
+    if order > 0 {
+      return balanced(node.key, node.value, node.left, inserting(key, value, into: node.right))
+    }
+    return JSONObjectNode(key, value, node.left, node.right)
+  }
+
+  /// The tree without `key`; `removed` is set when the key was found (otherwise the same tree
+  /// is returned).
+  static func removing(_ key: WebcomKey, from node: JSONObjectNode?, removed: inout Bool)
+    -> JSONObjectNode?
+  {
+    guard let node else { return nil }
+    let order = WebcomKey.order(key, node.key)
+    if order < 0 {
+      let left = removing(key, from: node.left, removed: &removed)
+      return removed ? balanced(node.key, node.value, left, node.right) : node
+    }
+    if order > 0 {
+      let right = removing(key, from: node.right, removed: &removed)
+      return removed ? balanced(node.key, node.value, node.left, right) : node
+    }
+    removed = true
+    return glued(node.left, node.right)
+  }
+
+  /// The concatenation of two trees balanced with each other, all keys of `left` before those
+  /// of `right`.
+  private static func glued(_ left: JSONObjectNode?, _ right: JSONObjectNode?) -> JSONObjectNode? {
+    guard let left else { return right }
+    guard let right else { return left }
+    if left.count > right.count {
+      let (key, value, rest) = removingLast(left)
+      return balanced(key, value, rest, right)
+    }
+    let (key, value, rest) = removingFirst(right)
+    return balanced(key, value, left, rest)
+  }
+
+  private static func removingFirst(_ node: JSONObjectNode)
+    -> (WebcomKey, JSONValue, JSONObjectNode?)
+  {
+    guard let left = node.left else { return (node.key, node.value, node.right) }
+    let (key, value, rest) = removingFirst(left)
+    return (key, value, balanced(node.key, node.value, rest, node.right))
+  }
+
+  private static func removingLast(_ node: JSONObjectNode)
+    -> (WebcomKey, JSONValue, JSONObjectNode?)
+  {
+    guard let right = node.right else { return (node.key, node.value, node.left) }
+    let (key, value, rest) = removingLast(right)
+    return (key, value, balanced(node.key, node.value, node.left, rest))
+  }
+
+  /// A perfectly balanced tree of `pairs[range]`, which are sorted by key without duplicates.
+  static func built(
+    from pairs: [(key: WebcomKey, value: JSONValue)], _ range: Range<Int>
+  ) -> JSONObjectNode? {
+    guard !range.isEmpty else { return nil }
+    let middle = range.lowerBound + range.count / 2
+    return JSONObjectNode(
+      pairs[middle].key, pairs[middle].value,
+      built(from: pairs, range.lowerBound..<middle),
+      built(from: pairs, middle + 1..<range.upperBound))
+  }
+
+  /// Whether the subtree is ordered, sized and weight-balanced (for tests).
+  var isValidTree: Bool {
+    let leftWeight = JSONObjectNode.size(left) + 1
+    let rightWeight = JSONObjectNode.size(right) + 1
+    guard count == leftWeight + rightWeight - 1 else { return false }
+    guard JSONObjectNode.delta * leftWeight >= rightWeight,
+      JSONObjectNode.delta * rightWeight >= leftWeight
+    else { return false }
+    if let left, !(left.key < key && left.maximumKey < key && left.isValidTree) { return false }
+    if let right, !(key < right.key && key < right.minimumKey && right.isValidTree) {
+      return false
+    }
+    return !value.isNull
+  }
+
+  private var minimumKey: WebcomKey { left?.minimumKey ?? key }
+  private var maximumKey: WebcomKey { right?.maximumKey ?? key }
+}

@@ -1,0 +1,349 @@
+import Foundation
+
+/// Parses UTF-8 JSON text (RFC 8259) straight into the normalised value model.
+///
+/// Integers without fraction or exponent that fit in `Int64` become `.int`, other numbers
+/// `.double` (out of the finite range: an error). Object keys must be valid keys, except the
+/// server-value object `{".sv": "timestamp"}`. Duplicate keys: the last one wins.
+struct JSONParser {
+  /// A failure, with the keys from the failing value up to the top (innermost first).
+  private struct Failure: Error {
+    let code: WebcomError.Code
+    let reason: String
+    var reversedKeys: [String] = []
+  }
+
+  private let bytes: UnsafeRawBufferPointer
+  private var index = 0
+
+  private init(bytes: UnsafeRawBufferPointer) {
+    self.bytes = bytes
+  }
+
+  /// Parses a whole JSON text.
+  static func parse(_ data: Data) throws(WebcomError) -> JSONValue {
+    let result: Result<JSONValue, Failure> = data.withUnsafeBytes { buffer in
+      var parser = JSONParser(bytes: buffer)
+      do throws(Failure) {
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else {
+          throw parser.malformed("unexpected data after the JSON value")
+        }
+        return .success(value)
+      } catch {
+        return .failure(error)
+      }
+    }
+    switch result {
+    case .success(let value):
+      return value
+    case .failure(let failure):
+      let place =
+        failure.reversedKeys.isEmpty
+        ? "" : " at \"" + failure.reversedKeys.reversed().joined(separator: "/") + "\""
+      throw WebcomError(failure.code, "the value\(place) cannot be stored: \(failure.reason)")
+    }
+  }
+
+  private func malformed(_ reason: String) -> Failure {
+    Failure(code: .invalidValue, reason: "malformed JSON at byte \(index): \(reason)")
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      default: return
+      }
+    }
+  }
+
+  private mutating func expect(_ literal: StaticString, value: JSONValue) throws(Failure)
+    -> JSONValue
+  {
+    let count = literal.utf8CodeUnitCount
+    guard index + count <= bytes.count else { throw malformed("unexpected end") }
+    let literalBytes = UnsafeRawBufferPointer(start: literal.utf8Start, count: count)
+    for offset in 0..<count where bytes[index + offset] != literalBytes[offset] {
+      throw malformed("unexpected character")
+    }
+    index += count
+    return value
+  }
+
+  private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
+    skipWhitespace()
+    guard index < bytes.count else { throw malformed("unexpected end") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth)
+    case UInt8(ascii: "["): return try parseArray(depth: depth)
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): return try expect("true", value: .bool(true))
+    case UInt8(ascii: "f"): return try expect("false", value: .bool(false))
+    case UInt8(ascii: "n"): return try expect("null", value: .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+    default: throw malformed("unexpected character")
+    }
+  }
+
+  private func tooDeep() -> Failure {
+    Failure(
+      code: .invalidValue,
+      reason: "it is nested deeper than \(JSONValue.maximumDepth) levels")
+  }
+
+  private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
+    index += 1
+    var pairs: [JSONObject.Element] = []
+    var sorted = true
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return .null
+    }
+    guard depth < JSONValue.maximumDepth else { throw tooDeep() }
+    var serverValueKeyIndex: Int?
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw malformed("expected a key")
+      }
+      let name = try parseString()
+      let key: WebcomKey
+      if name == JSONValue.serverValueKey.value {
+        key = JSONValue.serverValueKey
+        serverValueKeyIndex = pairs.count
+      } else if let reason = WebcomKey.invalidityReason(of: name.utf8) {
+        throw Failure(
+          code: .invalidKey, reason: "the key \(WebcomKey.quoted(name)) is invalid: \(reason)",
+          reversedKeys: [name])
+      } else {
+        key = WebcomKey(name)
+      }
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw malformed("expected \":\"")
+      }
+      index += 1
+      let value: JSONValue
+      do throws(Failure) {
+        value = try parseValue(depth: depth + 1)
+      } catch {
+        var failure = error
+        failure.reversedKeys.append(name)
+        throw failure
+      }
+      if sorted, let previous = pairs.last, !(previous.key < key) { sorted = false }
+      pairs.append((key, value))
+      skipWhitespace()
+      guard index < bytes.count else { throw malformed("unexpected end") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        break
+      } else {
+        throw malformed("expected \",\" or \"}\"")
+      }
+    }
+    if let serverValueKeyIndex {
+      let placeholder = pairs[serverValueKeyIndex].value
+      guard pairs.count == 1, placeholder == .string(WebcomDate.serverTimestampName) else {
+        throw Failure(
+          code: .invalidKey,
+          reason: "the key \".sv\" is invalid: it is only allowed in the server value "
+            + "{\".sv\": \"timestamp\"}",
+          reversedKeys: [JSONValue.serverValueKey.value])
+      }
+    }
+    if !sorted { pairs = JSONParser.sortedKeepingLast(pairs) }
+    let object = JSONObject(pairs)
+    return object.isEmpty ? .null : .object(object)
+  }
+
+  /// Sorts pairs by key, keeping only the last pair of each key.
+  private static func sortedKeepingLast(_ pairs: [JSONObject.Element]) -> [JSONObject.Element] {
+    let order = pairs.indices.sorted {
+      let keyOrder = WebcomKey.order(pairs[$0].key, pairs[$1].key)
+      return keyOrder != 0 ? keyOrder < 0 : $0 < $1
+    }
+    var result: [JSONObject.Element] = []
+    result.reserveCapacity(pairs.count)
+    for position in order {
+      if let last = result.last, last.key == pairs[position].key {
+        result[result.count - 1] = pairs[position]
+      } else {
+        result.append(pairs[position])
+      }
+    }
+    return result
+  }
+
+  private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
+    index += 1
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return .null
+    }
+    guard depth < JSONValue.maximumDepth else { throw tooDeep() }
+    var pairs: [JSONObject.Element] = []
+    var position = 0
+    while true {
+      let value: JSONValue
+      do throws(Failure) {
+        value = try parseValue(depth: depth + 1)
+      } catch {
+        var failure = error
+        failure.reversedKeys.append(String(position))
+        throw failure
+      }
+      if !value.isNull { pairs.append((WebcomKey(String(position)), value)) }
+      position += 1
+      skipWhitespace()
+      guard index < bytes.count else { throw malformed("unexpected end") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        break
+      } else {
+        throw malformed("expected \",\" or \"]\"")
+      }
+    }
+    let object = JSONObject(pairs)
+    return object.isEmpty ? .null : .object(object)
+  }
+
+  private mutating func parseNumber() throws(Failure) -> JSONValue {
+    let start = index
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let integerStart = index
+    while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+    let integerDigits = index - integerStart
+    guard integerDigits > 0, bytes[integerStart] != UInt8(ascii: "0") || integerDigits == 1
+    else { throw malformed("invalid number") }
+    var isInteger = true
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      isInteger = false
+      index += 1
+      let fractionStart = index
+      while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+      guard index > fractionStart else { throw malformed("invalid number") }
+    }
+    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      isInteger = false
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      let exponentStart = index
+      while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+      guard index > exponentStart else { throw malformed("invalid number") }
+    }
+    if isInteger, integerDigits <= 19 {
+      var magnitude: UInt64 = 0
+      for position in integerStart..<index {
+        magnitude = magnitude * 10 + UInt64(bytes[position] - UInt8(ascii: "0"))
+      }
+      let negative = integerStart != start
+      if negative, magnitude <= UInt64(Int64.max) + 1 {
+        return .int(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
+      }
+      if !negative, magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
+    }
+    let text = String(
+      decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    guard let number = Double(text), number.isFinite else {
+      throw Failure(
+        code: .invalidValue,
+        reason: "the number \(text) is out of the finite range: NaN and infinities cannot be stored"
+      )
+    }
+    return .double(number)
+  }
+
+  private mutating func parseString() throws(Failure) -> String {
+    index += 1
+    let start = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let string = String(
+          decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        index += 1
+        return string
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      guard byte >= 0x20 else { throw malformed("control character in a string") }
+      index += 1
+    }
+    var buffer = Array(bytes[start..<index])
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      switch byte {
+      case UInt8(ascii: "\""):
+        return String(decoding: buffer, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        try parseEscape(into: &buffer)
+      case 0..<0x20:
+        throw malformed("control character in a string")
+      default:
+        buffer.append(byte)
+      }
+    }
+    throw malformed("unterminated string")
+  }
+
+  private mutating func parseEscape(into buffer: inout [UInt8]) throws(Failure) {
+    guard index < bytes.count else { throw malformed("unterminated string") }
+    let byte = bytes[index]
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(byte)
+    case UInt8(ascii: "b"): buffer.append(0x08)
+    case UInt8(ascii: "f"): buffer.append(0x0C)
+    case UInt8(ascii: "n"): buffer.append(0x0A)
+    case UInt8(ascii: "r"): buffer.append(0x0D)
+    case UInt8(ascii: "t"): buffer.append(0x09)
+    case UInt8(ascii: "u"):
+      var scalar = try parseHex4()
+      if scalar >= 0xD800 && scalar < 0xDC00 {
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+          bytes[index + 1] == UInt8(ascii: "u")
+        else { throw malformed("unpaired surrogate") }
+        index += 2
+        let low = try parseHex4()
+        guard low >= 0xDC00 && low < 0xE000 else { throw malformed("unpaired surrogate") }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if scalar >= 0xDC00 && scalar < 0xE000 {
+        throw malformed("unpaired surrogate")
+      }
+      guard let unicodeScalar = Unicode.Scalar(scalar) else { throw malformed("invalid escape") }
+      buffer.append(contentsOf: String(Character(unicodeScalar)).utf8)
+    default:
+      throw malformed("invalid escape")
+    }
+  }
+
+  private mutating func parseHex4() throws(Failure) -> UInt32 {
+    guard index + 4 <= bytes.count else { throw malformed("unterminated escape") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw malformed("invalid escape")
+      }
+      value = value << 4 | digit
+      index += 1
+    }
+    return value
+  }
+}

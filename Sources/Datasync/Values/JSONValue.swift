@@ -1,0 +1,264 @@
+import Foundation
+
+/// The value model of Datasync: a normalised, immutable JSON tree.
+///
+/// Normalisation: a stored object is never empty and never holds a null child (writing null
+/// deletes, objects left empty vanish); arrays are stored as objects keyed `"0"`, `"1"`, …
+/// (null elements leave gaps); integers stay `Int64` and floating numbers stay `Double`; NaN and
+/// infinities are never stored. Copies are O(1) (objects are persistent trees shared between
+/// versions) and equality is structural, O(1) when both sides share storage.
+enum JSONValue: Sendable, Equatable {
+  case null
+  case bool(Bool)
+  case int(Int64)
+  case double(Double)
+  case string(String)
+  case object(JSONObject)
+
+  /// The deepest nesting of objects in a value, matching the deepest path.
+  static let maximumDepth = DatasyncPath.maximumDepth
+
+  /// Whether the value is null (an empty object counts as null).
+  var isNull: Bool {
+    switch self {
+    case .null: true
+    case .object(let object): object.isEmpty
+    default: false
+    }
+  }
+
+  /// The children of an object, `nil` for other values.
+  var children: JSONObject? {
+    if case .object(let object) = self { return object }
+    return nil
+  }
+
+  /// The value of a child, null when absent.
+  subscript(key: WebcomKey) -> JSONValue {
+    children?[key] ?? .null
+  }
+
+  /// The value of a descendant, null when absent.
+  func value(at keys: some Collection<WebcomKey>) -> JSONValue {
+    var value = self
+    for key in keys {
+      guard case .object(let object) = value, let child = object[key] else { return .null }
+      value = child
+    }
+    return value
+  }
+
+  /// The value with the descendant at `keys` replaced by `value`, normalised: setting null
+  /// deletes, objects left empty vanish up the path, and a non-object on the path is replaced by
+  /// an object.
+  func setting(_ value: JSONValue, at keys: some Collection<WebcomKey>) -> JSONValue {
+    setting(value, at: Array(keys)[...])
+  }
+
+  private func setting(_ value: JSONValue, at keys: ArraySlice<WebcomKey>) -> JSONValue {
+    guard let key = keys.first else { return value.isNull ? .null : value }
+    let child = self[key].setting(value, at: keys.dropFirst())
+    let object = (children ?? JSONObject()).setting(child, for: key)
+    return object.isEmpty ? .null : .object(object)
+  }
+
+  /// A floating number, or `invalidValue` when it is NaN or infinite.
+  ///
+  /// - Parameter culprit: What the number is, for the error message.
+  static func finite(_ number: Double, culprit: String = "the number") throws(WebcomError)
+    -> JSONValue
+  {
+    guard number.isFinite else {
+      throw WebcomError(
+        .invalidValue, "\(culprit) is \(number): NaN and infinities cannot be stored")
+    }
+    return .double(number)
+  }
+}
+
+// MARK: - Conversions
+
+extension JSONValue {
+  /// Encodes a value with the application's encoder and converts the JSON to the value model.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` for NaN or an infinity (naming the key
+  ///   path), `invalidKey` for a key that cannot be stored (naming the key path),
+  ///   `encodingFailed` when the encoder fails for another reason.
+  static func fromEncodable<T: Encodable>(_ value: T, encoder: JSONEncoder) throws(WebcomError)
+    -> JSONValue
+  {
+    let data: Data
+    do {
+      data = try encoder.encode(value)
+    } catch let error as EncodingError {
+      throw WebcomError(encodingError: error, type: T.self)
+    } catch {
+      throw WebcomError(.encodingFailed, "encoding a value of type \(T.self) failed: \(error)")
+    }
+    return try fromJSONData(data)
+  }
+
+  /// Parses JSON text (UTF-8) into the value model, normalising it.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` for malformed JSON, numbers out of the
+  ///   finite range or nesting deeper than 32 levels, `invalidKey` for a key that cannot be
+  ///   stored; the message names the key path.
+  static func fromJSONData(_ data: Data) throws(WebcomError) -> JSONValue {
+    try JSONParser.parse(data)
+  }
+
+  /// The JSON text (UTF-8) of the value. Objects whose keys are `"0"`, `"1"`, … (see
+  /// ``arrayElements``) are written as arrays, gaps as null.
+  func jsonData() -> Data {
+    var writer = JSONWriter()
+    writer.write(self)
+    return Data(writer.bytes)
+  }
+
+  /// The JSON text of the value, as ``jsonData()``.
+  var jsonString: String {
+    var writer = JSONWriter()
+    writer.write(self)
+    return String(decoding: writer.bytes, as: UTF8.self)
+  }
+
+  /// Decodes the value with the application's decoder (from its JSON text).
+  ///
+  /// - Throws: ``WebcomError`` with code `decodingFailed` and the decoder's reason.
+  func decoded<T: Decodable>(as type: T.Type, decoder: JSONDecoder) throws(WebcomError) -> T {
+    do {
+      return try decoder.decode(T.self, from: jsonData())
+    } catch let error as DecodingError {
+      throw WebcomError(decodingError: error, type: T.self)
+    } catch {
+      throw WebcomError(.decodingFailed, "decoding a value of type \(T.self) failed: \(error)")
+    }
+  }
+
+  /// The elements of an object that stores an array: every key is a canonical non-negative
+  /// integer (`"0"`, `"1"`, … without leading zeros) and the largest index is less than twice
+  /// the number of elements. Missing indices are null. `nil` for other values.
+  var arrayElements: [JSONValue]? {
+    guard case .object(let object) = self, let last = object.last,
+      let lastIndex = last.key.canonicalIndex, lastIndex / 2 < object.count
+    else { return nil }
+    var elements = [JSONValue](repeating: .null, count: lastIndex + 1)
+    for (key, value) in object {
+      guard let index = key.canonicalIndex else { return nil }
+      elements[index] = value
+    }
+    return elements
+  }
+}
+
+// MARK: - Server values
+
+extension JSONValue {
+  /// Whether this value is the server-value placeholder `{".sv": "timestamp"}`.
+  var isServerTimestamp: Bool {
+    guard case .object(let object) = self, object.count == 1, let only = object.first else {
+      return false
+    }
+    return only.key == JSONValue.serverValueKey
+      && only.value == .string(WebcomDate.serverTimestampName)
+  }
+
+  /// The key of server-value objects.
+  static let serverValueKey: WebcomKey = ".sv"
+
+  /// Whether the value holds a server-value placeholder anywhere.
+  var containsServerValues: Bool {
+    guard case .object(let object) = self else { return false }
+    if isServerTimestamp { return true }
+    return object.contains { $0.value.containsServerValues }
+  }
+
+  /// The value with every server-value placeholder replaced by `now` in milliseconds since 1970.
+  func resolvingServerValues(now: Date) -> JSONValue {
+    guard containsServerValues else { return self }
+    return resolvingServerValues(milliseconds: WebcomDate(now).milliseconds ?? 0)
+  }
+
+  private func resolvingServerValues(milliseconds: Int64) -> JSONValue {
+    guard case .object(let object) = self else { return self }
+    if isServerTimestamp { return .int(milliseconds) }
+    var result = object
+    for (key, child) in object where child.containsServerValues {
+      result = result.setting(child.resolvingServerValues(milliseconds: milliseconds), for: key)
+    }
+    return .object(result)
+  }
+}
+
+extension WebcomKey {
+  /// The index of a key that is a canonical non-negative integer fitting in `Int32`, else `nil`.
+  var canonicalIndex: Int? {
+    guard let integer = integerValue, integer >= 0, integer <= Int32.max else { return nil }
+    var digits = 1
+    var rest = integer / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    return digits == utf8Count ? Int(integer) : nil
+  }
+}
+
+extension WebcomError {
+  /// An error for a failure of the application's encoder.
+  init(encodingError: EncodingError, type: Any.Type) {
+    switch encodingError {
+    case .invalidValue(let value, let context):
+      let path = WebcomError.keyPath(context.codingPath)
+      if let number = value as? any BinaryFloatingPoint {
+        self.init(
+          .invalidValue,
+          "the number at \(path) of the value of type \(type) is \(number): NaN and infinities "
+            + "cannot be stored")
+      } else {
+        self.init(
+          .encodingFailed,
+          "encoding the value at \(path) of the value of type \(type) failed: "
+            + context.debugDescription)
+      }
+    @unknown default:
+      self.init(.encodingFailed, "encoding a value of type \(type) failed: \(encodingError)")
+    }
+  }
+
+  /// An error for a failure of the application's decoder, with the decoder's reason.
+  init(decodingError: DecodingError, type: Any.Type) {
+    let reason: String
+    let context: DecodingError.Context
+    switch decodingError {
+    case .typeMismatch(let expected, let errorContext):
+      reason = "expected a value of type \(expected)"
+      context = errorContext
+    case .valueNotFound(let expected, let errorContext):
+      reason = "expected a value of type \(expected) but found null"
+      context = errorContext
+    case .keyNotFound(let key, let errorContext):
+      reason = "the key \"\(key.stringValue)\" is missing"
+      context = errorContext
+    case .dataCorrupted(let errorContext):
+      reason = "the data is corrupted"
+      context = errorContext
+    @unknown default:
+      self.init(.decodingFailed, "decoding a value of type \(type) failed: \(decodingError)")
+      return
+    }
+    self.init(
+      .decodingFailed,
+      "decoding a value of type \(type) failed at \(WebcomError.keyPath(context.codingPath)): "
+        + "\(reason) (\(context.debugDescription))")
+  }
+
+  /// A coding path spelled as a Datasync path, relative to the encoded value.
+  static func keyPath(_ codingPath: [any CodingKey]) -> String {
+    codingPath.isEmpty
+      ? "the top level"
+      : "\""
+        + codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(
+          separator: "/") + "\""
+  }
+}

@@ -1,0 +1,206 @@
+import Datasync
+
+/// A persistent ordered map from keys to values with positional access.
+///
+/// A weight-balanced binary tree whose nodes record their subtree size: lookup, insertion,
+/// removal, rank and access by position each cost O(log n), and a copy costs O(1) because
+/// updates copy only the path they change.
+struct ChildrenTree<Value> {
+  final class Node {
+    let key: WebcomKey
+    let value: Value
+    let left: Node?
+    let right: Node?
+    let size: Int
+
+    init(_ key: WebcomKey, _ value: Value, _ left: Node?, _ right: Node?) {
+      self.key = key
+      self.value = value
+      self.left = left
+      self.right = right
+      size = (left?.size ?? 0) + (right?.size ?? 0) + 1
+    }
+  }
+
+  private(set) var root: Node?
+
+  init() {}
+
+  private init(root: Node?) {
+    self.root = root
+  }
+
+  var count: Int { root?.size ?? 0 }
+
+  func value(for key: WebcomKey) -> Value? {
+    var node = root
+    while let current = node {
+      if key < current.key {
+        node = current.left
+      } else if current.key < key {
+        node = current.right
+      } else {
+        return current.value
+      }
+    }
+    return nil
+  }
+
+  /// The position of `key`, or nil when absent.
+  func index(of key: WebcomKey) -> Int? {
+    var node = root
+    var before = 0
+    while let current = node {
+      if key < current.key {
+        node = current.left
+      } else if current.key < key {
+        before += (current.left?.size ?? 0) + 1
+        node = current.right
+      } else {
+        return before + (current.left?.size ?? 0)
+      }
+    }
+    return nil
+  }
+
+  /// The element at `index`, which must be in `0..<count`.
+  func element(at index: Int) -> (key: WebcomKey, value: Value) {
+    var node = root
+    var remaining = index
+    while let current = node {
+      let leftSize = current.left?.size ?? 0
+      if remaining < leftSize {
+        node = current.left
+      } else if remaining == leftSize {
+        return (current.key, current.value)
+      } else {
+        remaining -= leftSize + 1
+        node = current.right
+      }
+    }
+    preconditionFailure("Index \(index) out of range 0..<\(count)")
+  }
+
+  func setting(_ value: Value, for key: WebcomKey) -> ChildrenTree {
+    ChildrenTree(root: Self.insert(key, value, into: root))
+  }
+
+  func removing(_ key: WebcomKey) -> ChildrenTree {
+    ChildrenTree(root: Self.remove(key, from: root))
+  }
+
+  // MARK: Balancing (weight-balanced tree, parameters delta = 3, ratio = 2)
+
+  private static func weight(_ node: Node?) -> Int { (node?.size ?? 0) + 1 }
+
+  private static func insert(_ key: WebcomKey, _ value: Value, into node: Node?) -> Node {
+    guard let node else { return Node(key, value, nil, nil) }
+    if key < node.key {
+      return balance(node.key, node.value, insert(key, value, into: node.left), node.right)
+    } else if node.key < key {
+      return balance(node.key, node.value, node.left, insert(key, value, into: node.right))
+    } else {
+      return Node(key, value, node.left, node.right)
+    }
+  }
+
+  private static func remove(_ key: WebcomKey, from node: Node?) -> Node? {
+    guard let node else { return nil }
+    if key < node.key {
+      guard let left = node.left else { return node }
+      let newLeft = remove(key, from: left)
+      return newLeft === left ? node : balance(node.key, node.value, newLeft, node.right)
+    } else if node.key < key {
+      guard let right = node.right else { return node }
+      let newRight = remove(key, from: right)
+      return newRight === right ? node : balance(node.key, node.value, node.left, newRight)
+    } else {
+      return glue(node.left, node.right)
+    }
+  }
+
+  private static func glue(_ left: Node?, _ right: Node?) -> Node? {
+    guard let left else { return right }
+    guard let right else { return left }
+    if left.size > right.size {
+      let (key, value, rest) = removeMax(left)
+      return balance(key, value, rest, right)
+    } else {
+      let (key, value, rest) = removeMin(right)
+      return balance(key, value, left, rest)
+    }
+  }
+
+  private static func removeMin(_ node: Node) -> (WebcomKey, Value, Node?) {
+    guard let left = node.left else { return (node.key, node.value, node.right) }
+    let (key, value, rest) = removeMin(left)
+    return (key, value, balance(node.key, node.value, rest, node.right))
+  }
+
+  private static func removeMax(_ node: Node) -> (WebcomKey, Value, Node?) {
+    guard let right = node.right else { return (node.key, node.value, node.left) }
+    let (key, value, rest) = removeMax(right)
+    return (key, value, balance(node.key, node.value, node.left, rest))
+  }
+
+  private static func balance(_ key: WebcomKey, _ value: Value, _ left: Node?, _ right: Node?)
+    -> Node
+  {
+    let leftWeight = weight(left)
+    let rightWeight = weight(right)
+    if leftWeight + rightWeight <= 3 {
+      return Node(key, value, left, right)
+    }
+    if rightWeight > 3 * leftWeight, let right {
+      if weight(right.left) < 2 * weight(right.right) {
+        return Node(right.key, right.value, Node(key, value, left, right.left), right.right)
+      }
+      let middle = right.left!
+      return Node(
+        middle.key, middle.value, Node(key, value, left, middle.left),
+        Node(right.key, right.value, middle.right, right.right))
+    }
+    if leftWeight > 3 * rightWeight, let left {
+      if weight(left.right) < 2 * weight(left.left) {
+        return Node(left.key, left.value, left.left, Node(key, value, left.right, right))
+      }
+      let middle = left.right!
+      return Node(
+        middle.key, middle.value, Node(left.key, left.value, left.left, middle.left),
+        Node(key, value, middle.right, right))
+    }
+    return Node(key, value, left, right)
+  }
+}
+
+extension ChildrenTree: Sequence {
+  /// In-order traversal with an explicit stack: O(n) for a whole iteration.
+  struct Iterator: IteratorProtocol {
+    private var stack: [Node] = []
+
+    init(root: Node?) {
+      descend(from: root)
+    }
+
+    private mutating func descend(from node: Node?) {
+      var node = node
+      while let current = node {
+        stack.append(current)
+        node = current.left
+      }
+    }
+
+    mutating func next() -> (key: WebcomKey, value: Value)? {
+      guard let node = stack.popLast() else { return nil }
+      descend(from: node.right)
+      return (node.key, node.value)
+    }
+  }
+
+  func makeIterator() -> Iterator {
+    Iterator(root: root)
+  }
+}
+
+extension ChildrenTree.Node: Sendable where Value: Sendable {}
+extension ChildrenTree: Sendable where Value: Sendable {}

@@ -1,2 +1,0 @@
-import Datasync
-import Streams

@@ -1,0 +1,59 @@
+import Datasync
+import Foundation
+import Streams
+
+/// A publisher over one Datasync subscription: each subscriber gets its own subscription, made
+/// when it subscribes and cancelled when it cancels.
+///
+/// `transform` turns each event into an output, or nil to skip the event. A revocation fails the
+/// stream with its error; an implicit cancellation by the database finishes it.
+struct DatasyncEventPublisher<Output>: Publisher {
+  typealias Failure = WebcomError
+
+  let node: DatasyncNode
+  let eventType: DatasyncEventType
+  let childrenConstraint: DatasyncChildrenConstraint
+  let transform: (DatasyncEvent) -> Output?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == WebcomError {
+    let conduit = StreamConduit(subscriber, label: "DatasyncStreams.events \(node.path)")
+    subscriber.receive(subscription: conduit)
+    let transform = self.transform
+    let subscription = node.subscribe(
+      to: eventType, childrenConstraint: childrenConstraint, stores: false, queue: conduit.queue,
+      onEvent: { [weak conduit] event in
+        guard let conduit, let output = transform(event) else { return }
+        conduit.send(output)
+      },
+      onCompletion: { [weak conduit] completion in
+        conduit?.finish(streamCompletion(of: completion))
+      })
+    guard let subscription else {
+      conduit.finishLater(.failure(invalidRequest(eventType, childrenConstraint)))
+      return
+    }
+    conduit.onTermination { subscription.cancel() }
+  }
+
+}
+
+/// The end of a stream for the end of its Datasync subscription: a revocation fails the stream,
+/// a cancellation by the database finishes it.
+func streamCompletion(of completion: DatasyncSubscriptionCompletion)
+  -> Subscribers.Completion<WebcomError>
+{
+  switch completion {
+  case .revoked(let error): .failure(error)
+  case .cancelled: .finished
+  }
+}
+
+/// The error of a subscription request the database refuses.
+func invalidRequest(_ eventType: DatasyncEventType, _ constraint: DatasyncChildrenConstraint)
+  -> WebcomError
+{
+  WebcomError(
+    .invalidArgument,
+    "cannot subscribe to \(eventType) with children constraint \(constraint): "
+      + "no event type requested, or a negative limit")
+}

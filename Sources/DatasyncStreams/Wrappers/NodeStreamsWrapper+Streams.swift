@@ -1,0 +1,82 @@
+import Datasync
+import Foundation
+import Streams
+
+extension DatasyncNode.StreamsWrapper {
+  /// The node's events of `eventType` as a stream.
+  ///
+  /// Each subscriber gets its own Datasync subscription, made when it subscribes: it first
+  /// replays the current data (one addition per existing child, or the current value), then
+  /// delivers live events. Cancelling cancels the Datasync subscription at once; nothing arrives
+  /// after. A revocation by the back end fails the stream with its `WebcomError`. Events that
+  /// arrive while the subscriber has no demand are kept in order, without limit, and delivered on
+  /// demand: no event is ever dropped.
+  ///
+  /// - Parameters:
+  ///   - eventType: The events wanted, for example `.childAddition` or `.valueChange`.
+  ///   - childrenConstraint: The window of children (`.all` by default).
+  /// - Returns: A stream that fails with `invalidArgument` when `eventType` asks for no event or
+  ///   the constraint has a negative limit.
+  public func events(
+    to eventType: DatasyncEventType, childrenConstraint: DatasyncChildrenConstraint = .all
+  ) -> AnyPublisher<DatasyncEvent, WebcomError> {
+    DatasyncEventPublisher(
+      node: wrapped, eventType: eventType, childrenConstraint: childrenConstraint
+    ) { $0 }
+    .eraseToAnyPublisher()
+  }
+
+  /// The node's value: the current value first, then one element per change.
+  public func valueChanges() -> AnyPublisher<DatasyncValue, WebcomError> {
+    DatasyncEventPublisher(node: wrapped, eventType: .valueChange, childrenConstraint: .all) {
+      $0.value
+    }
+    .eraseToAnyPublisher()
+  }
+
+  /// The node's value decoded as `type` with the application's decoder: the current value first,
+  /// then one element per change.
+  ///
+  /// As `decodedValueSubscribe` does, a value that cannot be decoded (including null, unless
+  /// `type` is optional) is skipped; use ``valueChanges()`` to see every value.
+  public func valueChanges<T: Decodable>(as type: T.Type = T.self) -> AnyPublisher<T, WebcomError> {
+    DatasyncEventPublisher(node: wrapped, eventType: .valueChange, childrenConstraint: .all) {
+      $0.value.decoded(as: type)
+    }
+    .eraseToAnyPublisher()
+  }
+
+  /// The node's children, decoded as `type`, as one ordered collection per change.
+  ///
+  /// The first element is emitted once the initial load is complete — never a partial list — and
+  /// then one element per write that changed the children, carrying its
+  /// ``DatasyncChildren/changes`` (inserted, removed and updated positions) so a list can animate.
+  /// Children are in key order and a key appears at most once, whatever the order of events or of
+  /// re-subscriptions. Children whose value cannot be decoded are left out and counted in
+  /// ``DatasyncChildren/undecodableCount``, as `assignChildren` leaves them out.
+  ///
+  /// ```swift
+  /// messages.children(as: Message.self)
+  ///   .sink(receiveCompletion: { _ in }, receiveValue: { feed in
+  ///     print("\(feed.count) messages, changes: \(feed.changes)")
+  ///   })
+  ///   .store(in: &cancellables)
+  /// ```
+  public func children<T: Decodable>(
+    as type: T.Type = T.self, childrenConstraint: DatasyncChildrenConstraint = .all
+  ) -> AnyPublisher<DatasyncChildren<T>, WebcomError> {
+    DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) {
+      $0.decoded(as: type)
+    }
+    .eraseToAnyPublisher()
+  }
+
+  /// The node's children as raw values, as one ordered collection per change (see
+  /// ``children(as:childrenConstraint:)``).
+  public func children(childrenConstraint: DatasyncChildrenConstraint = .all)
+    -> AnyPublisher<DatasyncChildren<DatasyncValue>, WebcomError>
+  {
+    DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) { $0 }
+      .eraseToAnyPublisher()
+  }
+}

@@ -1,0 +1,198 @@
+import Datasync
+import DatasyncStreams
+import Foundation
+import Streams
+
+/// One chat message as the demo stores it.
+struct ChatMessage: Codable, Sendable {
+  let author: String
+  let text: String
+}
+
+/// `datasync demo`: a live chat room on the embedded database.
+///
+/// It seeds a room, starts `writers` clients pushing messages concurrently for `seconds`, and a
+/// reader client whose Streams pipeline (`children(as:)` → `map` → `filter` → `sink`) keeps an
+/// ordered, duplicate-free feed. It prints progress while it runs and a summary at the end, and
+/// returns whether the feed matched the database.
+struct ChatDemo {
+  let options: DemoOptions
+
+  func run() async throws -> Bool {
+    let database = DatasyncDatabase()
+    func client(_ name: String) -> DatasyncManager {
+      WebcomApplication(
+        configuration: WebcomConfiguration(identifier: name, backEnd: .embedded(database))
+      ).datasyncService.createManager()
+    }
+    let seeder = client("seeder")
+    let roomPath = "rooms/general/messages"
+    let seedRoom = try seeder.nodeThrows(for: roomPath)
+    var seed: [String: ChatMessage] = [:]
+    for index in 0..<options.messages {
+      seed[seedRoom.createChild().key.value] = ChatMessage(author: "seed", text: "message \(index)")
+    }
+    try await seedRoom.set(seed)
+    print(
+      "Room /\(roomPath) seeded with \(options.messages) messages; "
+        + "\(options.writers) writers for \(options.seconds) s.")
+
+    let readerRoom = try client("reader").nodeThrows(for: roomPath)
+    let monitor = FeedMonitor()
+    let feed = readerRoom.streams.children(as: ChatMessage.self)
+      .map(FeedUpdate.init)
+      .filter { $0.isInitialLoad || !$0.insertedKeys.isEmpty || $0.removedCount > 0 }
+      .sink(
+        receiveCompletion: { monitor.finish($0) },
+        receiveValue: { monitor.record($0) })
+
+    let deadline = ContinuousClock.now + .seconds(options.seconds)
+    let writers = (0..<options.writers).map { index in
+      let room = try? client("writer-\(index)").nodeThrows(for: roomPath)
+      return Task {
+        var sent = 0
+        while ContinuousClock.now < deadline, let room {
+          _ = try await room.push(ChatMessage(author: "writer-\(index)", text: "hello \(sent)"))
+          sent += 1
+        }
+        return sent
+      }
+    }
+
+    var previous = monitor.snapshot()
+    var elapsed = 0.0
+    while ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(500))
+      elapsed += 0.5
+      let current = monitor.snapshot()
+      let rate = Double(current.liveInsertions - previous.liveInsertions) / 0.5
+      print(
+        String(
+          format: "  %5.1f s  feed: %6d messages  %8.0f new messages/s  duplicates: %d",
+          elapsed, current.feedCount, rate, current.duplicates))
+      previous = current
+    }
+    var pushed = 0
+    for writer in writers {
+      pushed += try await writer.value
+    }
+
+    let stored = try await seedRoom.value().asDictionary()?.count ?? 0
+    let converged = await monitor.waitForFeed(count: stored, timeout: .seconds(10))
+    feed.cancel()
+    let final = monitor.snapshot()
+    let initial = final.initialLoad
+    print("")
+    print("Summary")
+    print(
+      "  messages in the database:     \(stored) (\(options.messages) seeded + \(pushed) pushed)")
+    print("  messages in the reader feed:  \(final.feedCount)")
+    print("  duplicates seen:              \(final.duplicates)")
+    print("  feed in key order:            \(final.isOrdered ? "yes" : "NO")")
+    if let initial {
+      print(
+        String(
+          format: "  initial load completed:       after %.1f ms, one emission of %d messages",
+          initial.milliseconds, initial.count))
+    } else {
+      print("  initial load completed:       never")
+    }
+    print(
+      "  live messages received:       \(final.liveInsertions) in \(final.emissions - 1) updates")
+    if let failure = final.failure {
+      print("  stream failed:                \(failure)")
+    }
+    let succeeded =
+      converged && final.duplicates == 0 && final.isOrdered && final.failure == nil
+      && final.feedCount == stored
+    print(succeeded ? "OK: the feed matches the database." : "FAILED: the feed does not match.")
+    return succeeded
+  }
+}
+
+/// What the reader's pipeline keeps of one emission of the children stream.
+struct FeedUpdate {
+  let feed: DatasyncChildren<ChatMessage>
+  let insertedKeys: [WebcomKey]
+  let removedCount: Int
+  let isInitialLoad: Bool
+
+  init(_ feed: DatasyncChildren<ChatMessage>) {
+    self.feed = feed
+    insertedKeys = feed.changes.inserted.map { feed[$0].key }
+    removedCount = feed.changes.removed.count
+    isInitialLoad = feed.changes.isInitialLoad
+  }
+}
+
+/// The reader's view of its feed, updated by the sink and read by the progress loop.
+final class FeedMonitor: @unchecked Sendable {
+  struct Snapshot {
+    var feedCount = 0
+    var duplicates = 0
+    var liveInsertions = 0
+    var emissions = 0
+    var isOrdered = true
+    var initialLoad: (count: Int, milliseconds: Double)?
+    var failure: WebcomError?
+  }
+
+  private let lock = NSLock()
+  private let start = ContinuousClock.now
+  // Protected by `lock`: the keys shown so far, the latest feed, and the running figures.
+  private var shownKeys = Set<WebcomKey>()
+  private var latest: DatasyncChildren<ChatMessage>?
+  private var figures = Snapshot()
+
+  func record(_ update: FeedUpdate) {
+    lock.withLock {
+      if update.isInitialLoad {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds =
+          Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        figures.initialLoad = (update.feed.count, milliseconds)
+      } else {
+        figures.liveInsertions += update.insertedKeys.count
+      }
+      if let latest {
+        for index in update.feed.changes.removed {
+          shownKeys.remove(latest[index].key)
+        }
+      }
+      for key in update.insertedKeys where !shownKeys.insert(key).inserted {
+        figures.duplicates += 1
+      }
+      figures.emissions += 1
+      figures.feedCount = update.feed.count
+      latest = update.feed
+    }
+  }
+
+  func finish(_ completion: Subscribers.Completion<WebcomError>) {
+    if case .failure(let error) = completion {
+      lock.withLock { figures.failure = error }
+    }
+  }
+
+  func snapshot() -> Snapshot {
+    lock.withLock {
+      var snapshot = figures
+      if let latest {
+        let keys = latest.keys
+        snapshot.isOrdered = zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }
+        snapshot.duplicates += keys.count - Set(keys).count
+      }
+      return snapshot
+    }
+  }
+
+  /// Waits until the feed holds `count` messages; false if it does not within `timeout`.
+  func waitForFeed(count: Int, timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if lock.withLock({ figures.feedCount }) == count { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return lock.withLock { figures.feedCount } == count
+  }
+}

@@ -1,0 +1,75 @@
+import Datasync
+import Foundation
+import Testing
+
+@testable import DatasyncStreams
+
+@Suite struct ChildrenTreeTests {
+  /// A deterministic generator, so a failure can be replayed.
+  struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  @Test(arguments: [1, 2, 3, 4])
+  func matchesASortedDictionaryModel(seed: UInt64) {
+    var random = SplitMix(state: seed)
+    var tree = ChildrenTree<Int>()
+    var model: [WebcomKey: Int] = [:]
+    for step in 0..<4_000 {
+      let key = WebcomKey(String(Int.random(in: 0..<600, using: &random)))
+      if Bool.random(using: &random) || model.isEmpty {
+        tree = tree.setting(step, for: key)
+        model[key] = step
+      } else {
+        tree = tree.removing(key)
+        model[key] = nil
+      }
+      if step % 250 == 0 { check(tree, against: model) }
+    }
+    check(tree, against: model)
+  }
+
+  @Test func keepsEarlierVersionsIntact() {
+    var versions: [ChildrenTree<Int>] = [ChildrenTree()]
+    for value in 0..<100 {
+      versions.append(versions[versions.count - 1].setting(value, for: WebcomKey(String(value))))
+    }
+    for (count, version) in versions.enumerated() {
+      #expect(version.count == count)
+    }
+    #expect(versions[50].value(for: "49") == 49)
+    #expect(versions[50].value(for: "50") == nil)
+  }
+
+  @Test func staysBalanced() {
+    var tree = ChildrenTree<Int>()
+    for value in 0..<10_000 {
+      tree = tree.setting(value, for: WebcomKey(String(value)))
+    }
+    #expect(height(tree.root) <= 2 * Int(log2(Double(tree.count)).rounded(.up)) + 2)
+  }
+
+  private func height(_ node: ChildrenTree<Int>.Node?) -> Int {
+    guard let node else { return 0 }
+    return 1 + max(height(node.left), height(node.right))
+  }
+
+  private func check(_ tree: ChildrenTree<Int>, against model: [WebcomKey: Int]) {
+    let sorted = model.sorted { $0.key < $1.key }
+    #expect(tree.count == sorted.count)
+    #expect(tree.map(\.key) == sorted.map(\.key))
+    for (index, entry) in sorted.enumerated() {
+      #expect(tree.index(of: entry.key) == index)
+      #expect(tree.element(at: index).key == entry.key)
+      #expect(tree.value(for: entry.key) == entry.value)
+    }
+    #expect(tree.index(of: "absent-key") == nil)
+  }
+}

@@ -1,0 +1,55 @@
+import Datasync
+import DatasyncStreams
+import Foundation
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct OperatorChainTests {
+  final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func increment() { lock.withLock { value += 1 } }
+  }
+
+  @Test func childrenCountThroughRemoveDuplicatesAndDebounceOnVirtualTime() async throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try #require(manager.node(for: "rooms/chain/messages"))
+    _ = try await seedMessages(3, at: node)
+    let scheduler = TestScheduler()
+    let emissions = Counter()
+    let recorder = RecordingSubscriber<Int, WebcomError>(clock: scheduler.clock)
+    node.streams.children(as: Message.self)
+      .handleEvents(receiveOutput: { _ in emissions.increment() })
+      .map(\.count)
+      .removeDuplicates()
+      .debounce(for: .milliseconds(200), scheduler: scheduler)
+      .subscribe(recorder)
+
+    #expect(await eventually { emissions.count == 1 })
+    scheduler.advance(by: .milliseconds(200))
+    #expect(recorder.values == [3])
+
+    _ = try await node.push(Message(author: "a", text: "4"))
+    _ = try await node.push(Message(author: "a", text: "5"))
+    #expect(await eventually { emissions.count == 3 })
+    scheduler.advance(by: .milliseconds(100))
+    #expect(recorder.values == [3])
+    scheduler.advance(by: .milliseconds(100))
+    #expect(recorder.values == [3, 5])
+
+    try await (node / "m000")!.set(Message(author: "edited", text: "0"))
+    #expect(await eventually { emissions.count == 4 })
+    scheduler.advance(by: .seconds(1))
+    #expect(recorder.values == [3, 5])
+
+    let times = recorder.timedEvents.compactMap { entry -> Int? in
+      if case .value = entry.event { return entry.time }
+      return nil
+    }
+    #expect(times == [200_000_000, 400_000_000])
+    #expect(recorder.violations.isEmpty)
+    recorder.cancel()
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import Datasync
+
+@Suite struct WebcomKeyTests {
+  @Test func orderOfTheDesignExample() {
+    let expected: [WebcomKey] = [
+      "0", "1", "01", "001", "7", "09", "72", "521", "1000", "aa", "b", "bb",
+    ]
+    #expect(expected.reversed().sorted() == expected)
+    #expect(expected.shuffled().sorted() == expected)
+    for (lowerIndex, lower) in expected.enumerated() {
+      for (upperIndex, upper) in expected.enumerated() {
+        #expect((lower < upper) == (lowerIndex < upperIndex), "\(lower) < \(upper)")
+        #expect((lower == upper) == (lowerIndex == upperIndex), "\(lower) == \(upper)")
+      }
+    }
+  }
+
+  @Test func integerKeysComeFirstInNumericOrder() {
+    let expected: [WebcomKey] = [
+      "-9223372036854775808", "-10", "-2", "-1", "-01", "0", "-0", "00", "3", "9223372036854775807",
+      "9223372036854775808", "A", "a", "ab", "abc", "b",
+    ]
+    #expect(expected.shuffled().sorted() == expected)
+  }
+
+  @Test func integerClassification() {
+    #expect(WebcomKey("0").integerValue == 0)
+    #expect(WebcomKey("-17").integerValue == -17)
+    #expect(WebcomKey("007").integerValue == 7)
+    #expect(WebcomKey("9223372036854775807").integerValue == .max)
+    #expect(WebcomKey("-9223372036854775808").integerValue == .min)
+    for notInteger in [
+      "", "-", "+1", "1.0", "1e3", " 1", "1 ", "0x1", "9223372036854775808", "--1",
+    ] {
+      #expect(WebcomKey(notInteger).integerValue == nil, "\(notInteger)")
+    }
+  }
+
+  @Test func nonIntegerKeysCompareByUTF8Bytes() {
+    // U+00E9 is C3 A9 in UTF-8, U+FB01 is EF AC 81, U+1F600 is F0 9F 98 80.
+    let expected: [WebcomKey] = [
+      "Z", "_", "a", "abcdefgh", "abcdefgh\u{1}", "abcdefghi", "z", "\u{E9}", "\u{FB01}",
+      "\u{1F600}",
+    ]
+    #expect(expected.shuffled().sorted() == expected)
+    // Canonically equivalent strings with different bytes are different keys.
+    let composed = WebcomKey("\u{E9}")
+    let decomposed = WebcomKey("e\u{301}")
+    #expect(composed != decomposed)
+    #expect(decomposed < composed)
+    #expect(Set([composed, decomposed]).count == 2)
+  }
+
+  @Test func equalityAndHashingFollowBytes() {
+    let long = String(repeating: "x", count: 40)
+    let keys: [WebcomKey] = ["a", "a", WebcomKey(long), WebcomKey(long + ""), "01", "1"]
+    #expect(keys[0] == keys[1])
+    #expect(keys[2] == keys[3])
+    #expect(keys[4] != keys[5])
+    #expect(Set(keys).count == 4)
+    #expect(Dictionary(uniqueKeysWithValues: [("b" as WebcomKey, 1), ("c", 2)])["c"] == 2)
+  }
+
+  @Test func comparisonIsATotalOrderConsistentWithEquality() {
+    var generator = SplitMixGenerator(seed: 7)
+    let alphabet = Array("-09az_\u{E9}")
+    let keys = (0..<400).map { _ in
+      WebcomKey(
+        String(
+          (0..<Int.random(in: 1...10, using: &generator)).map { _ in
+            alphabet.randomElement(using: &generator)!
+          }))
+    }
+    for lhs in keys.prefix(60) {
+      for rhs in keys {
+        let order = WebcomKey.order(lhs, rhs)
+        #expect(order == -WebcomKey.order(rhs, lhs))
+        #expect((order == 0) == (lhs == rhs))
+        #expect((order == 0) == (Array(lhs.value.utf8) == Array(rhs.value.utf8)))
+      }
+    }
+  }
+
+  @Test func stringLiteralCodableAndDescription() throws {
+    let key: WebcomKey = "room-1"
+    #expect(key.value == "room-1")
+    #expect(key.description == "room-1")
+    let data = try JSONEncoder().encode([key])
+    #expect(String(decoding: data, as: UTF8.self) == "[\"room-1\"]")
+    #expect(try JSONDecoder().decode([WebcomKey].self, from: data) == [key])
+  }
+
+  @Test func validationRejectsEveryForbiddenCharacter() {
+    let forbidden =
+      [".", "$", "#", "[", "]", "/"] + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + [
+        "\u{7F}"
+      ]
+    for character in forbidden {
+      #expect(throws: WebcomError.self) { try WebcomKey.validated("a\(character)b") }
+      do {
+        _ = try WebcomKey.validated("a\(character)b")
+      } catch {
+        #expect(error.code == .invalidKey)
+        #expect(error.message.contains("forbidden"))
+      }
+    }
+    #expect(throws: WebcomError.self) { try WebcomKey.validated("") }
+    #expect(throws: Never.self) { try WebcomKey.validated("\u{80}\u{E9} ok-_~!") }
+  }
+
+  @Test func validationLimitsTheLength() throws {
+    #expect(try WebcomKey.validated(String(repeating: "k", count: 768)).utf8Count == 768)
+    #expect(throws: WebcomError.self) {
+      try WebcomKey.validated(String(repeating: "k", count: 769))
+    }
+    // 384 two-byte characters are 768 bytes.
+    #expect(throws: Never.self) { try WebcomKey.validated(String(repeating: "\u{E9}", count: 384)) }
+    #expect(throws: WebcomError.self) {
+      try WebcomKey.validated(String(repeating: "\u{E9}", count: 385))
+    }
+  }
+
+  @Test func dateOfPushIdentifiers() throws {
+    let date = Date(timeIntervalSince1970: 1_700_000_000.123)
+    let key = PushIdentifierGenerator().next(at: date)
+    let decoded = try #require(key.date)
+    #expect(abs(decoded.timeIntervalSince1970 - 1_700_000_000.123) < 0.0005)
+    #expect(WebcomKey("short").date == nil)
+    #expect(WebcomKey("-Nabcdefghijklmnop.q").date == nil)
+  }
+}
