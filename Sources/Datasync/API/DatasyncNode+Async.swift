@@ -20,7 +20,9 @@ extension DatasyncNode {
   /// Replaces the value (see ``set(_:at:queue:then:)``).
   public func set<T: Encodable>(_ value: T, at time: DatasyncTime = .now) async throws {
     let tree = try JSONValue.fromEncodable(value, encoder: context.encoder)
-    try await withCallback { perform(.set(location, tree), at: time, target: CallbackTarget(queue: $0, then: $1)) }
+    try await withCallback {
+      perform(.set(location, tree), at: time, target: CallbackTarget(queue: $0, then: $1))
+    }
   }
 
   /// Merges an object into the value (see ``merge(with:at:queue:then:)``).

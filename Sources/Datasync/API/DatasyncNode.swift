@@ -70,7 +70,8 @@ public final class DatasyncNode: Hashable, CustomStringConvertible, Sendable {
   /// other push identifiers of this process.
   public func createChild() -> DatasyncNode {
     DatasyncNode(
-      manager: manager, location: location.child(PushIdentifierGenerator.shared.next(at: core.backEndNow)))
+      manager: manager,
+      location: location.child(PushIdentifierGenerator.shared.next(at: core.backEndNow)))
   }
 
   /// The value in the local cache, null when nothing is cached (prefer ``value(queue:then:)``).

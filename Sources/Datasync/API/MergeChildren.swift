@@ -11,7 +11,8 @@ enum MergeChildren {
     var children = tree.children.map { Array($0) } ?? []
     guard tree.children != nil || tree.isNull else {
       throw WebcomError(
-        .invalidArgument, "merge needs a value that encodes to an object, not \(tree.kindDescription)")
+        .invalidArgument,
+        "merge needs a value that encodes to an object, not \(tree.kindDescription)")
     }
     let data: Data
     do {
@@ -22,7 +23,8 @@ enum MergeChildren {
     let members = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     guard let object = members as? [String: Any] else {
       if tree.isNull && !(members is [Any]) {
-        throw WebcomError(.invalidArgument, "merge needs a value that encodes to an object, not null")
+        throw WebcomError(
+          .invalidArgument, "merge needs a value that encodes to an object, not null")
       }
       return children
     }

@@ -24,7 +24,9 @@ final class ClientCore: @unchecked Sendable {
     var subscriptions: [SubscriptionCore] = []
     var isComplete: Bool
 
-    init(path: DatasyncPath, constraint: DatasyncChildrenConstraint, sequence: UInt64, isComplete: Bool) {
+    init(
+      path: DatasyncPath, constraint: DatasyncChildrenConstraint, sequence: UInt64, isComplete: Bool
+    ) {
       self.path = path
       self.constraint = constraint
       self.sequence = sequence
@@ -246,7 +248,9 @@ final class ClientCore: @unchecked Sendable {
         for path in listens.keys { connection.send(.listen(path)) }
         for request in outbox { connection.send(request) }
         outbox = []
-        if let callout = setStateLocked(.connected(clockOffset: offset)) { callouts.append(callout) }
+        if let callout = setStateLocked(.connected(clockOffset: offset)) {
+          callouts.append(callout)
+        }
       case .disconnected:
         if let callout = setStateLocked(.disconnected) { callouts.append(callout) }
       case .listenData(let path, let value):
@@ -371,7 +375,8 @@ final class ClientCore: @unchecked Sendable {
   }
 
   private func replayLocked(_ subscription: SubscriptionCore, on view: View) {
-    let window = ChildrenWindow(node: visible.value(at: view.path.keys), constraint: view.constraint)
+    let window = ChildrenWindow(
+      node: visible.value(at: view.path.keys), constraint: view.constraint)
     if subscription.wants(.valueChange) {
       subscription.enqueue([
         EventRecord(
@@ -403,7 +408,8 @@ final class ClientCore: @unchecked Sendable {
     for (view, relevance) in touched {
       guard
         let diff = ViewDiff.compute(
-          path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible)
+          path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible
+        )
       else { continue }
       let childRecords = diff.children.map { record(for: $0, in: view) }
       let valueRecord = EventRecord(

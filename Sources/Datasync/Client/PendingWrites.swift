@@ -67,7 +67,8 @@ struct PendingWrites {
     }
   }
 
-  private static func add(_ delta: Int, to counts: inout [DatasyncPath: Int], at path: DatasyncPath) {
+  private static func add(_ delta: Int, to counts: inout [DatasyncPath: Int], at path: DatasyncPath)
+  {
     let total = counts[path, default: 0] + delta
     counts[path] = total == 0 ? nil : total
   }

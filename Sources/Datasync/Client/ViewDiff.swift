@@ -45,7 +45,11 @@ struct ViewDiff {
       changes = childrenDiff(keys, oldWindow, newWindow)
     }
     let valueChanged: Bool
-    if case .all = constraint { valueChanged = nodeChanged } else { valueChanged = !changes.isEmpty }
+    if case .all = constraint {
+      valueChanged = nodeChanged
+    } else {
+      valueChanged = !changes.isEmpty
+    }
     guard valueChanged || !changes.isEmpty else { return nil }
     return ViewDiff(children: ordered(changes), valueChanged: valueChanged, window: newWindow)
   }
@@ -66,8 +70,7 @@ struct ViewDiff {
     _ keys: Set<WebcomKey>, _ old: ChildrenWindow, _ new: ChildrenWindow
   ) -> [ChildChange] {
     var candidates = keys
-    if case .all = new.constraint {
-    } else {
+    if new.constraint != .all {
       // Untouched children enter or leave the window only by shifting past one of its edges,
       // by at most one position per touched child.
       candidates.formUnion(old.edgeKeys(2 * keys.count))
@@ -82,7 +85,8 @@ struct ViewDiff {
         changes.append(ChildChange(kind: .removal, key: key, value: before, previousKey: nil))
       case (nil, let after?):
         changes.append(
-          ChildChange(kind: .addition, key: key, value: after, previousKey: new.previousKey(of: key))
+          ChildChange(
+            kind: .addition, key: key, value: after, previousKey: new.previousKey(of: key))
         )
       case (let before?, let after?) where keys.contains(key) && before != after:
         changes.append(
@@ -104,22 +108,26 @@ struct ViewDiff {
     while oldNext != nil || newNext != nil {
       let order: Int
       switch (oldNext, newNext) {
-      case (let before?, let after?): order = before.key < after.key ? -1 : (before.key == after.key ? 0 : 1)
+      case (let before?, let after?):
+        order = before.key < after.key ? -1 : (before.key == after.key ? 0 : 1)
       case (nil, _): order = 1
       case (_, nil): order = -1
       }
       if order < 0, let before = oldNext {
-        changes.append(ChildChange(kind: .removal, key: before.key, value: before.value, previousKey: nil))
+        changes.append(
+          ChildChange(kind: .removal, key: before.key, value: before.value, previousKey: nil))
         oldNext = oldElements.next()
       } else if order > 0, let after = newNext {
         changes.append(
-          ChildChange(kind: .addition, key: after.key, value: after.value, previousKey: previousNew))
+          ChildChange(kind: .addition, key: after.key, value: after.value, previousKey: previousNew)
+        )
         previousNew = after.key
         newNext = newElements.next()
       } else if let before = oldNext, let after = newNext {
         if before.value != after.value {
           changes.append(
-            ChildChange(kind: .change, key: after.key, value: after.value, previousKey: previousNew))
+            ChildChange(kind: .change, key: after.key, value: after.value, previousKey: previousNew)
+          )
         }
         previousNew = after.key
         oldNext = oldElements.next()

@@ -22,7 +22,9 @@ import Testing
   init() throws {
     manager = makeApplication(database: database).datasyncService.createManager()
     node = try manager.nodeThrows(for: "data")
-    try waitForResult { [node] in node.set(["text": "hello", "n": 1] as [String: AnyEncodable], queue: $0, then: $1) }
+    try waitForResult { [node] in
+      node.set(["text": "hello", "n": 1] as [String: AnyEncodable], queue: $0, then: $1)
+    }
     node.subscribe(to: .valueChange, queue: queue, onEvent: recorder.record)
     #expect(recorder.wait(forCount: 1))
   }
@@ -52,13 +54,17 @@ import Testing
 
   @Test func invalidPathsGiveNoNode() {
     #expect(manager.node(for: "a/b.c") == nil)
-    #expect { try manager.nodeThrows(for: "a\u{7}") } throws: { ($0 as? WebcomError)?.code == .invalidPath }
+    #expect { try manager.nodeThrows(for: "a\u{7}") } throws: {
+      ($0 as? WebcomError)?.code == .invalidPath
+    }
     let deep = (0..<40).map { "k\($0)" }.joined(separator: "/")
     #expect(manager.node(for: deep) == nil)
   }
 
   @Test func nanIsRejected() throws {
-    expectFailure(.invalidValue) { node.relativeNode(for: "x")!.set(Double.nan, queue: $0, then: $1) }
+    expectFailure(.invalidValue) {
+      node.relativeNode(for: "x")!.set(Double.nan, queue: $0, then: $1)
+    }
     expectFailure(.invalidValue) { node.merge(with: ["x": Double.infinity], queue: $0, then: $1) }
     do {
       _ = try waitForResult { node.increment(by: .nan, queue: $0, then: $1) }
@@ -72,7 +78,9 @@ import Testing
   @Test func forbiddenKeysInsideObjectsAreRejected() throws {
     expectFailure(.invalidKey) { node.set(["ok": ["bad/key": 1]], queue: $0, then: $1) }
     expectFailure(.invalidKey) { node.merge(with: ["a#b": 1], queue: $0, then: $1) }
-    expectFailure(.invalidKey) { node.merge(with: ["a[b": nil] as [String: Int?], queue: $0, then: $1) }
+    expectFailure(.invalidKey) {
+      node.merge(with: ["a[b": nil] as [String: Int?], queue: $0, then: $1)
+    }
     #expect(node.push(["x.y": 1], queue: queue) == nil)
     try expectUnchanged()
   }
@@ -96,7 +104,9 @@ import Testing
 
   @Test func decodingFailuresAreReported() throws {
     do {
-      _ = try waitForResult { node.relativeNode(for: "text")!.decodedValue(as: Int.self, queue: $0, then: $1) }
+      _ = try waitForResult {
+        node.relativeNode(for: "text")!.decodedValue(as: Int.self, queue: $0, then: $1)
+      }
       Issue.record("expected decodingFailed")
     } catch let error as WebcomError {
       #expect(error.code == .decodingFailed)

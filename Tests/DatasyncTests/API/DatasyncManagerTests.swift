@@ -58,7 +58,8 @@ import Testing
     let node = try manager.nodeThrows(for: "all")
     let stored = EventRecorder()
     let kept = EventRecorder()
-    node.subscribe(to: .valueChange, queue: queue, onEvent: stored.record, onCompletion: stored.complete)
+    node.subscribe(
+      to: .valueChange, queue: queue, onEvent: stored.record, onCompletion: stored.complete)
     let own = node.subscribe(
       to: .valueChange, stores: false, queue: queue, onEvent: kept.record,
       onCompletion: kept.complete)

@@ -34,7 +34,10 @@ import Testing
       .nodeThrows(for: "employees")
     try waitForResult {
       writer.set(
-        ["ada": Employee(name: "Ada", yearOfBirth: 1815), "alan": Employee(name: "Alan", yearOfBirth: 1912)],
+        [
+          "ada": Employee(name: "Ada", yearOfBirth: 1815),
+          "alan": Employee(name: "Alan", yearOfBirth: 1912),
+        ],
         queue: $0, then: $1)
     }
     let directory = EmployeeDirectory(
@@ -61,9 +64,13 @@ import Testing
       writer.merge(
         with: ["grace": Employee(name: "Grace", yearOfBirth: 1906)], queue: $0, then: $1)
     }
-    try waitForResult { writer.relativeNode(for: "ada/yearOfBirth")!.set(1816, queue: $0, then: $1) }
+    try waitForResult {
+      writer.relativeNode(for: "ada/yearOfBirth")!.set(1816, queue: $0, then: $1)
+    }
     try waitForResult { writer.relativeNode(for: "alan")!.clear(queue: $0, then: $1) }
-    try waitForResult { writer.relativeNode(for: "broken")!.set("not an employee", queue: $0, then: $1) }
+    try waitForResult {
+      writer.relativeNode(for: "broken")!.set("not an employee", queue: $0, then: $1)
+    }
     try expectDirectoryEqualsNode()
     #expect(directory.snapshot.keys.sorted() == ["ada", "grace"])
     #expect(directory.snapshot["ada"]?.yearOfBirth == 1816)

@@ -30,8 +30,11 @@ import Testing
   @Test func mergeKeepsUnspecifiedChildrenAndDeletesExplicitNulls() throws {
     let node = try makeApplication().datasyncService.createManager().nodeThrows(for: "a")
     try waitForResult { node.set(["x": 1, "y": 2, "z": 3], queue: $0, then: $1) }
-    try waitForResult { node.merge(with: ["y": 20, "w": 0] as [String: Int?], queue: $0, then: $1) }
-    #expect(try waitForResult { node.value(queue: $0, then: $1) }.json == #"{"w":0,"x":1,"y":20,"z":3}"#)
+    try waitForResult {
+      node.merge(with: ["y": 20, "w": 0] as [String: Int?], queue: $0, then: $1)
+    }
+    #expect(
+      try waitForResult { node.value(queue: $0, then: $1) }.json == #"{"w":0,"x":1,"y":20,"z":3}"#)
     try waitForResult { node.merge(with: ["x": nil] as [String: Int?], queue: $0, then: $1) }
     #expect(try waitForResult { node.value(queue: $0, then: $1) }.json == #"{"w":0,"y":20,"z":3}"#)
   }
@@ -39,7 +42,9 @@ import Testing
   @Test func mergeOfANonObjectFailsAndWritesNothing() throws {
     let node = try makeApplication().datasyncService.createManager().nodeThrows(for: "a")
     try waitForResult { node.set(["x": 1], queue: $0, then: $1) }
-    #expect(throws: WebcomError.self) { try waitForResult { node.merge(with: "text", queue: $0, then: $1) } }
+    #expect(throws: WebcomError.self) {
+      try waitForResult { node.merge(with: "text", queue: $0, then: $1) }
+    }
     #expect(try waitForResult { node.value(queue: $0, then: $1) }.json == #"{"x":1}"#)
   }
 
@@ -87,9 +92,13 @@ import Testing
 
   @Test func transactionCommitsAndAborts() throws {
     let node = try makeApplication().datasyncService.createManager().nodeThrows(for: "flag")
-    let first = try waitForResult { node.transaction(DatasyncTransaction.toggle, queue: $0, then: $1) }
+    let first = try waitForResult {
+      node.transaction(DatasyncTransaction.toggle, queue: $0, then: $1)
+    }
     #expect(first.committed && first.value.asBool == true)
-    let second = try waitForResult { node.transaction(DatasyncTransaction.toggle, queue: $0, then: $1) }
+    let second = try waitForResult {
+      node.transaction(DatasyncTransaction.toggle, queue: $0, then: $1)
+    }
     #expect(second.committed && second.value.asBool == false)
     let aborted = try waitForResult { node.transaction({ _ in .abort }, queue: $0, then: $1) }
     #expect(!aborted.committed && aborted.value.asBool == false)
@@ -104,7 +113,9 @@ import Testing
     let child = try await node.push("pushed")
     #expect(try await child.value().asString == "pushed")
     #expect(try await node.relativeNode(for: "counter")!.increment(by: 2).asInt == 2)
-    let result = try await node.relativeNode(for: "counter")!.transaction { .set(($0.asInt ?? 0) * 10) }
+    let result = try await node.relativeNode(for: "counter")!.transaction {
+      .set(($0.asInt ?? 0) * 10)
+    }
     #expect(result.committed && result.value.asInt == 20)
     try await node.relativeNode(for: "a")!.copy(to: node.relativeNode(for: "copy")!)
     let value = try await node.value()

@@ -100,7 +100,9 @@ import Testing
     for recorder in recorders {
       #expect(
         recorder.wait { events in
-          events.last.map { event in (0..<4).allSatisfy { event.value.asDictionary()?["t\($0)"]?.asInt == 199 } } ?? false
+          events.last.map { event in
+            (0..<4).allSatisfy { event.value.asDictionary()?["t\($0)"]?.asInt == 199 }
+          } ?? false
         })
       var last = [Int](repeating: -1, count: 4)
       for event in recorder.recorded.dropFirst() {

@@ -146,7 +146,8 @@ import Testing
     #expect(loaded.wait(forCount: 1))
     var keys: [String] = []
     for index in 0..<100 {
-      keys.append(try #require(list.push(index, queue: DispatchQueue(label: "test.push"))).key.value)
+      keys.append(
+        try #require(list.push(index, queue: DispatchQueue(label: "test.push"))).key.value)
     }
     #expect(recorder.wait(forCount: 100 + 90))
     let events = recorder.recorded
@@ -162,7 +163,8 @@ import Testing
       #expect(window.count <= 10)
     }
     #expect(window == Array(keys.suffix(10)))
-    #expect(events.filter { $0.eventType == .childRemoval }.map(\.key.value) == Array(keys.prefix(90)))
+    #expect(
+      events.filter { $0.eventType == .childRemoval }.map(\.key.value) == Array(keys.prefix(90)))
   }
 
   @Test func firstStartAtAndEndAtWindows() throws {
