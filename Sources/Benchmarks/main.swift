@@ -1,1 +1,24 @@
+import Foundation
+
+/// Prints one line: the name of a case, padded, then its figure.
+func report(_ name: String, _ figure: String) {
+  print(name.padding(toLength: max(name.count, 72), withPad: " ", startingAt: 0) + figure)
+}
+
+/// Times `iterations` calls of `body` after a warm-up and prints nanoseconds per call.
+func measure(_ name: String, _ iterations: Int, _ body: () -> Void) {
+  for _ in 0..<max(1, iterations / 10) { body() }
+  let clock = ContinuousClock()
+  let elapsed = clock.measure {
+    for _ in 0..<iterations { body() }
+  }
+  let nanoseconds =
+    Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+  report(name, String(format: "%10.1f ns/op", nanoseconds / Double(iterations)))
+}
+
 print("datasync-bench")
+DatasyncFoundationBenchmarks.run(measure)
+if let bytes = DatasyncFoundationBenchmarks.residentBytesPerLeaf() {
+  report("foundations: resident bytes per leaf at 1M leaves", String(format: "%10.1f bytes", bytes))
+}

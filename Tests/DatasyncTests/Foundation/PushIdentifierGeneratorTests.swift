@@ -75,6 +75,13 @@ import Testing
     #expect(third < fourth)
   }
 
+  @Test func randomPartsDifferBetweenGenerators() {
+    let date = Date(timeIntervalSince1970: 1_700_000_000)
+    let randomParts = Set(
+      (0..<100).map { _ in PushIdentifierGenerator().next(at: date).value.suffix(12) })
+    #expect(randomParts.count == 100)
+  }
+
   @Test func datesOutOfRangeAreClamped() {
     let generator = PushIdentifierGenerator()
     #expect(generator.next(at: Date(timeIntervalSince1970: -10)).value.hasPrefix("--------"))

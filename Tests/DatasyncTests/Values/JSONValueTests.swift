@@ -140,6 +140,29 @@ import Testing
     #expect(try Self.parse("\"\\ud83d\\ude00 \\u00e9\\/\"") == .string("\u{1F600} \u{E9}/"))
   }
 
+  @Test func escapedAndNonASCIIKeysAreClassifiedLikePlainOnes() throws {
+    let value = try Self.parse("{\"\\u0031\\u0030\":1, \"9\":2, \"caf\u{E9}\":3, \"b\":4}")
+    #expect(value.children?.keys == ["9", "10", "b", "caf\u{E9}"])
+    #expect(value.children?.keys.map(\.isInteger) == [true, true, false, false])
+    #expect(value["10"] == .int(1))
+  }
+
+  @Test func largeUnsortedObjectsWithDuplicatesKeepTheLast() throws {
+    var generator = SplitMixGenerator(seed: 5)
+    let names = (0..<60).map { "k\($0 % 45)" }.shuffled(using: &generator)
+    var expected: [String: Int] = [:]
+    var members: [String] = []
+    for (position, name) in names.enumerated() {
+      expected[name] = position
+      members.append("\"\(name)\":\(position)")
+    }
+    let value = try Self.parse("{" + members.joined(separator: ",") + "}")
+    let object = try #require(value.children)
+    #expect(object.isValid)
+    #expect(object.keys == expected.keys.map { WebcomKey($0) }.sorted())
+    for (name, position) in expected { #expect(object[WebcomKey(name)] == .int(Int64(position))) }
+  }
+
   @Test func duplicateKeysKeepTheLast() throws {
     #expect(try Self.parse("{\"b\":1,\"a\":2,\"b\":3}").jsonString == "{\"a\":2,\"b\":3}")
     #expect(try Self.parse("{\"a\":1,\"a\":null}") == .null)
