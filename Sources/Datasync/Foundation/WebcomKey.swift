@@ -199,6 +199,29 @@ extension WebcomKey: Codable {
   }
 }
 
+extension WebcomKey: CodingKeyRepresentable {
+  private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) {
+      self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+      nil
+    }
+  }
+
+  /// The key as a coding key, so that `[WebcomKey: T]` encodes as a JSON object.
+  public var codingKey: any CodingKey { Key(stringValue: value) }
+
+  /// The key named by a coding key.
+  public init?<T: CodingKey>(codingKey: T) {
+    self.init(codingKey.stringValue)
+  }
+}
+
 extension WebcomKey {
   /// The longest key or path, in UTF-8 bytes.
   static let maximumUTF8Count = 768

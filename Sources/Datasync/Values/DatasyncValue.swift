@@ -30,8 +30,27 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
     self.decoder = decoder
   }
 
+  /// Creates a value by encoding `value` with `encoder`, normalised as the database stores it
+  /// (for example to test a transaction function).
+  ///
+  /// ```swift
+  /// let value = try DatasyncValue(encoding: ["likes": 3])
+  /// value.asDictionary()?["likes"]?.asInt  // 3
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: The value to encode.
+  ///   - encoder: The encoder; use the application's `jsonEncoder` to follow its strategies.
+  /// - Throws: ``WebcomError`` with code `invalidValue` (NaN, infinities), `invalidKey` (a
+  ///   forbidden key) or `encodingFailed`, naming the culprit.
+  public init<T: Encodable>(encoding value: T, encoder: JSONEncoder = JSONEncoder())
+    throws(WebcomError)
+  {
+    self.init(try JSONValue.fromEncodable(value, encoder: encoder))
+  }
+
   /// The null value.
-  static let null = DatasyncValue(.null)
+  public static let null = DatasyncValue(.null)
 
   /// Whether the value is null (the node does not exist).
   public var isNull: Bool { tree.isNull }

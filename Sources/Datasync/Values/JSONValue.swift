@@ -151,6 +151,52 @@ extension JSONValue {
   }
 }
 
+// MARK: - Limits
+
+extension JSONValue {
+  /// Checks that writing this value at `path` keeps the path of every stored value within the
+  /// limits: at most 32 levels and 768 UTF-8 bytes. O(size of the value).
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` naming the first path over a limit.
+  func checkLimits(at path: DatasyncPath) throws(WebcomError) {
+    guard case .object = self else { return }
+    var keys: [WebcomKey] = []
+    let bytes = path.isRoot ? 0 : path.string.utf8.count
+    if let reason = exceedsLimits(depth: path.depth, bytes: bytes, keys: &keys) {
+      let culprit =
+        path.isRoot
+        ? DatasyncPath(validatedKeys: keys)
+        : DatasyncPath(
+          validatedKeys: path.keys + keys)
+      throw WebcomError(
+        .invalidValue,
+        "the value written at \(WebcomKey.quoted(path.string)) cannot be stored: the path "
+          + "\(WebcomKey.quoted(culprit.string)) \(reason)")
+    }
+  }
+
+  /// Why a descendant path exceeds a limit, with its keys left in `keys`, or `nil`.
+  private func exceedsLimits(depth: Int, bytes: Int, keys: inout [WebcomKey]) -> String? {
+    guard case .object(let object) = self else { return nil }
+    for (key, child) in object {
+      keys.append(key)
+      let childBytes = bytes + 1 + key.utf8Count
+      if depth + 1 > DatasyncPath.maximumDepth {
+        return "is \(depth + 1) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
+      }
+      if childBytes > WebcomKey.maximumUTF8Count {
+        return "is \(childBytes) UTF-8 bytes long, more than the limit of "
+          + "\(WebcomKey.maximumUTF8Count)"
+      }
+      if let reason = child.exceedsLimits(depth: depth + 1, bytes: childBytes, keys: &keys) {
+        return reason
+      }
+      keys.removeLast()
+    }
+    return nil
+  }
+}
+
 // MARK: - Server values
 
 extension JSONValue {

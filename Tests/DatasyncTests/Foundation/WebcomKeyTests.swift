@@ -93,6 +93,13 @@ import Testing
     #expect(try JSONDecoder().decode([WebcomKey].self, from: data) == [key])
   }
 
+  @Test func dictionariesKeyedByKeysEncodeAsObjects() throws {
+    let dictionary: [WebcomKey: Int] = ["a": 1, "10": 2]
+    let data = try JSONEncoder().encode(dictionary)
+    #expect(try JSONDecoder().decode([String: Int].self, from: data) == ["a": 1, "10": 2])
+    #expect(try JSONDecoder().decode([WebcomKey: Int].self, from: data) == dictionary)
+  }
+
   @Test func validationRejectsEveryForbiddenCharacter() {
     let forbidden =
       [".", "$", "#", "[", "]", "/"] + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + [

@@ -113,6 +113,19 @@ import Testing
     #expect(parent.asDictionary()?["x"]?.decoded(as: Item.self) == Item(firstName: "Bo"))
   }
 
+  @Test func creatingValuesByEncoding() throws {
+    let value = try DatasyncValue(encoding: ["likes": 3, "gone": nil] as [String: Int?])
+    #expect(value.json == "{\"likes\":3}")
+    #expect(try DatasyncValue(encoding: [Int]()).isNull)
+    #expect(DatasyncValue.null.isNull)
+    do {
+      _ = try DatasyncValue(encoding: ["a#b": 1])
+      Issue.record("encoded a#b")
+    } catch {
+      #expect(error.code == .invalidKey)
+    }
+  }
+
   @Test func equalityComparesValuesOnly() throws {
     let tree = try JSONValue.fromJSONData(Data("{\"a\":1}".utf8))
     #expect(DatasyncValue(tree) == DatasyncValue(tree, decoder: JSONDecoder()))

@@ -114,6 +114,37 @@ import Testing
     #expect(Self.parseError(String(repeating: "[", count: 100_000))?.code == .invalidValue)
   }
 
+  @Test func limitsOfTheWrittenPaths() throws {
+    let value = try Self.parse("{\"a\":{\"b\":1},\"c\":2}")
+    try value.checkLimits(at: .root)
+    let thirty = try DatasyncPath(parsing: Array(repeating: "k", count: 30).joined(separator: "/"))
+    try value.checkLimits(at: thirty)
+    do {
+      try value.checkLimits(at: thirty.child("k"))
+      Issue.record("accepted 33 levels")
+    } catch {
+      #expect(error.code == .invalidValue)
+      #expect(error.message.contains("/k/a/b\""))
+      #expect(error.message.contains("33 levels"))
+    }
+    // "/" + 760 bytes, then "/a/b" is 765 bytes and "/yyy/a/b" is 769.
+    let long = try DatasyncPath(parsing: String(repeating: "x", count: 760))
+    try JSONValue.int(1).checkLimits(at: long)
+    try value.checkLimits(at: long)
+    try value.checkLimits(at: long.child("yy"))
+    do {
+      try value.checkLimits(at: long.child("yyy"))
+      Issue.record("accepted 769 bytes")
+    } catch {
+      #expect(error.message.contains("769 UTF-8 bytes"))
+    }
+    let longKey = try Self.parse("{\"\(String(repeating: "z", count: 767))\":1}")
+    try longKey.checkLimits(at: .root)
+    #expect(throws: WebcomError.self) {
+      try longKey.checkLimits(at: try DatasyncPath(parsing: "q"))
+    }
+  }
+
   @Test func malformedJSONIsRejected() {
     for text in [
       "", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "tru", "nul", "01", "1.", ".5", "-", "1e", "+1",
