@@ -57,19 +57,23 @@ extension JSONObjectNode {
     return JSONObjectNode(key, value, left, right)
   }
 
-  /// The tree with `key` bound to `value` (inserted or replaced).
+  /// The tree with `key` bound to `value` (inserted or replaced); the same tree when `key` is
+  /// already bound to an identical value.
   static func inserting(_ key: WebcomKey, _ value: JSONValue, into node: JSONObjectNode?)
     -> JSONObjectNode
   {
     guard let node else { return JSONObjectNode(key, value, nil, nil) }
     let order = WebcomKey.order(key, node.key)
     if order < 0 {
-      return balanced(node.key, node.value, inserting(key, value, into: node.left), node.right)
+      let left = inserting(key, value, into: node.left)
+      return left === node.left ? node : balanced(node.key, node.value, left, node.right)
     }
     if order > 0 {
-      return balanced(node.key, node.value, node.left, inserting(key, value, into: node.right))
+      let right = inserting(key, value, into: node.right)
+      return right === node.right ? node : balanced(node.key, node.value, node.left, right)
     }
-    return JSONObjectNode(key, value, node.left, node.right)
+    return node.value.isIdentical(to: value)
+      ? node : JSONObjectNode(key, value, node.left, node.right)
   }
 
   /// The tree without `key`; `removed` is set when the key was found (otherwise the same tree

@@ -27,6 +27,17 @@ enum JSONValue: Sendable, Equatable {
     }
   }
 
+  /// Whether both values are equal scalars or objects sharing their storage: a cheap test that
+  /// implies equality.
+  func isIdentical(to other: JSONValue) -> Bool {
+    switch (self, other) {
+    case (.object(let lhs), .object(let rhs)): lhs.root === rhs.root
+    case (.double(let lhs), .double(let rhs)): lhs.bitPattern == rhs.bitPattern
+    case (.object, _), (_, .object): false
+    default: self == other
+    }
+  }
+
   /// The children of an object, `nil` for other values.
   var children: JSONObject? {
     if case .object(let object) = self { return object }

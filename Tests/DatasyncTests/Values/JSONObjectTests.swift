@@ -145,5 +145,16 @@ import Testing
     #expect(changed != base)
     #expect(changed.setting(.int(2), for: "b") == base)
     #expect(base.setting(.double(2), for: "b") != base)
+    // Setting an identical value keeps the same storage.
+    #expect(base.setting(.int(2), for: "b").root === base.root)
+    let zero = base.setting(.double(0), for: "z")
+    #expect(zero.setting(.double(-0.0), for: "z").jsonValueText == "{\"a\":1,\"b\":2,\"z\":-0.0}")
+    let nested = JSONObject([("o", .object(base))])
+    #expect(nested.setting(.object(base), for: "o").root === nested.root)
+    #expect(nested.setting(.object(changed), for: "o").root !== nested.root)
   }
+}
+
+extension JSONObject {
+  fileprivate var jsonValueText: String { JSONValue.object(self).jsonString }
 }
