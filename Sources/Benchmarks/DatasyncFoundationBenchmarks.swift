@@ -72,7 +72,8 @@ enum DatasyncFoundationBenchmarks {
   }
 
   /// The resident memory, in bytes per child, of an object of 1,000,000 children keyed by push
-  /// identifiers with short string values, or `nil` when the resident size is unknown.
+  /// identifiers with short string values, or `nil` when the resident size is unknown. Run it
+  /// first: memory freed by earlier cases would be reused and hide part of the cost.
   static func residentBytesPerLeaf() -> Double? {
     let count = 1_000_000
     guard let before = residentBytes() else { return nil }

@@ -18,7 +18,8 @@ func measure(_ name: String, _ iterations: Int, _ body: () -> Void) {
 }
 
 print("datasync-bench")
-DatasyncFoundationBenchmarks.run(measure)
+// Memory first, before other cases leave freed memory that allocations would reuse.
 if let bytes = DatasyncFoundationBenchmarks.residentBytesPerLeaf() {
   report("foundations: resident bytes per leaf at 1M leaves", String(format: "%10.1f bytes", bytes))
 }
+DatasyncFoundationBenchmarks.run(measure)

@@ -4,21 +4,27 @@
 /// O(log n) nodes on the path to the changed key and shares everything else. The tree keeps
 /// the weight-balance invariant of Adams' trees with the parameters (3, 2) (weight = size + 1):
 /// `3 × weight(left) ≥ weight(right)` and the converse, so its height is O(log n).
+///
+/// Memory: the subtree size is stored on 32 bits right after the key, in the padding the key
+/// leaves, which saves a word per node.
 final class JSONObjectNode: Sendable {
   let key: WebcomKey
+  /// The number of nodes of the subtree rooted here.
+  private let storedCount: UInt32
   let value: JSONValue
   let left: JSONObjectNode?
   let right: JSONObjectNode?
-  /// The number of nodes of the subtree rooted here.
-  let count: Int
 
   init(_ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?) {
     self.key = key
+    storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
     self.value = value
     self.left = left
     self.right = right
-    count = (left?.count ?? 0) + (right?.count ?? 0) + 1
   }
+
+  /// The number of nodes of the subtree rooted here.
+  var count: Int { Int(storedCount) }
 }
 
 extension JSONObjectNode {
