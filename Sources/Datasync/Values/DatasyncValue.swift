@@ -135,8 +135,11 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
   /// - Parameter type: The type to decode; inferred from the context when omitted.
   /// - Throws: ``WebcomError`` with code `decodingFailed` and the decoder's reason.
   public func decodedThrows<T: Decodable>(as type: T.Type = T.self) throws(WebcomError) -> T {
-    try tree.decoded(as: type, decoder: decoder ?? JSONDecoder())
+    try tree.decoded(as: type, decoder: decoder ?? DatasyncValue.defaultDecoder)
   }
+
+  /// The decoder of values that do not come from an application.
+  private static let defaultDecoder = JSONDecoder()
 
   /// The value as compact JSON text (`null` for null), objects in key order.
   public var json: String { tree.jsonString }

@@ -92,6 +92,9 @@ enum JSONValue: Sendable, Equatable {
 extension JSONValue {
   /// Encodes a value with the application's encoder and converts the JSON to the value model.
   ///
+  /// The encoder's strategies apply (dates, data, keys); NaN and infinities are rejected unless
+  /// its `nonConformingFloatEncodingStrategy` turns them into strings.
+  ///
   /// - Throws: ``WebcomError`` with code `invalidValue` for NaN or an infinity (naming the key
   ///   path), `invalidKey` for a key that cannot be stored (naming the key path),
   ///   `encodingFailed` when the encoder fails for another reason.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Datasync
 
-@Suite struct CodableConversionTests {
+@Suite struct JSONValueCodableTests {
   struct Address: Codable, Equatable {
     var street: String
     var number: Int?
@@ -115,6 +115,11 @@ import Testing
     #expect(throws: WebcomError.self) {
       try JSONValue.fromEncodable(Float.nan, encoder: JSONEncoder())
     }
+    // Unless the application's encoder turns them into strings.
+    let encoder = JSONEncoder()
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+    #expect(try JSONValue.fromEncodable([Double.nan], encoder: encoder)["0"] == .string("nan"))
   }
 
   @Test func forbiddenKeysAreRejectedNamingTheKeyPath() throws {
