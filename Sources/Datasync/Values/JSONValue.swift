@@ -61,14 +61,17 @@ enum JSONValue: Sendable, Equatable {
 
   /// The value with the descendant at `keys` replaced by `value`, normalised: setting null
   /// deletes, objects left empty vanish up the path, and a non-object on the path is replaced by
-  /// an object.
+  /// an object (unless the value set is null: deleting below a non-object changes nothing).
+  /// When nothing changes, the result shares the storage of this value.
   func setting(_ value: JSONValue, at keys: some Collection<WebcomKey>) -> JSONValue {
     setting(value, at: Array(keys)[...])
   }
 
   private func setting(_ value: JSONValue, at keys: ArraySlice<WebcomKey>) -> JSONValue {
     guard let key = keys.first else { return value.isNull ? .null : value }
-    let child = self[key].setting(value, at: keys.dropFirst())
+    let current = self[key]
+    let child = current.setting(value, at: keys.dropFirst())
+    if child.isIdentical(to: current) { return self }
     let object = (children ?? JSONObject()).setting(child, for: key)
     return object.isEmpty ? .null : .object(object)
   }

@@ -245,6 +245,12 @@ import Testing
     #expect(value.setting(.string("s"), at: [] as [WebcomKey]) == .string("s"))
     #expect(value.value(at: ["a", "b", "z"] as [WebcomKey]) == .null)
     #expect(value["missing"] == .null)
+    // Deleting below a scalar or a missing child changes nothing and shares the storage.
+    #expect(JSONValue.int(5).setting(.null, at: ["x", "y"] as [WebcomKey]) == .int(5))
+    let unchanged = value.setting(.null, at: ["a", "zz"] as [WebcomKey])
+    #expect(unchanged.children?.root === value.children?.root)
+    #expect(
+      value.setting(.int(1), at: ["a", "b"] as [WebcomKey]).children?.root === value.children?.root)
     #expect(JSONValue.object(JSONObject()).isNull)
   }
 
