@@ -4,7 +4,7 @@ import Foundation
 /// The benchmark cases of the Datasync foundations (paths, keys, push identifiers, values).
 enum DatasyncFoundationBenchmarks {
   /// A struct of 10 fields, as an application would store.
-  private struct Profile: Encodable {
+  private struct Profile: Codable {
     var name = "Ada Lovelace"
     var email = "ada@example.com"
     var age = 36
@@ -57,6 +57,18 @@ enum DatasyncFoundationBenchmarks {
     }
     measure("foundations: encode a 10-field struct to the value model", 100_000) {
       blackHole(try? FoundationProbes.encodeToValueModel(profile, encoder: encoder))
+    }
+
+    let decoder = JSONDecoder()
+    if let encoded = try? FoundationProbes.encodedValue(profile, encoder: encoder),
+      let data = try? encoder.encode(profile)
+    {
+      measure("foundations: floor of the decoding case: JSONDecoder.decode alone", 100_000) {
+        blackHole(try? decoder.decode(Profile.self, from: data))
+      }
+      measure("foundations: decode a 10-field struct from the value model", 100_000) {
+        blackHole(try? FoundationProbes.decode(encoded, as: Profile.self, decoder: decoder))
+      }
     }
 
     for count in [1_000, 1_000_000] {

@@ -24,6 +24,26 @@ package enum FoundationProbes {
     try JSONValue.fromEncodable(value, encoder: encoder).children?.count ?? 0
   }
 
+  /// Encodes a value into the value model, for ``decode(_:as:decoder:)``.
+  ///
+  /// - Throws: ``WebcomError`` as `JSONValue.fromEncodable(_:encoder:)`.
+  package static func encodedValue<T: Encodable>(_ value: T, encoder: JSONEncoder)
+    throws(WebcomError) -> DatasyncValue
+  {
+    DatasyncValue(try JSONValue.fromEncodable(value, encoder: encoder))
+  }
+
+  /// Decodes a value of the value model as `DatasyncValue.decodedThrows(as:)` does.
+  ///
+  /// - Throws: ``WebcomError`` with code `decodingFailed`.
+  package static func decode<T: Decodable>(
+    _ value: DatasyncValue, as type: T.Type, decoder: JSONDecoder
+  )
+    throws(WebcomError) -> T
+  {
+    try value.tree.decoded(as: type, decoder: decoder)
+  }
+
   /// An object of `count` children keyed by push identifiers, each a short string, and a key
   /// absent from it.
   package static func makeObject(count: Int) -> ObjectProbe {

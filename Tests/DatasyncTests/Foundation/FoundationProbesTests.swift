@@ -9,6 +9,11 @@ import Testing
     #expect(throws: WebcomError.self) { try FoundationProbes.parsePath("/a#b") }
     #expect(FoundationProbes.nextPushIdentifier().date != nil)
     #expect(try FoundationProbes.encodeToValueModel(["a": 1, "b": 2], encoder: JSONEncoder()) == 2)
+    let encoded = try FoundationProbes.encodedValue(["a": 1], encoder: JSONEncoder())
+    #expect(
+      try FoundationProbes.decode(encoded, as: [String: Int].self, decoder: JSONDecoder()) == [
+        "a": 1
+      ])
     let probe = FoundationProbes.makeObject(count: 100)
     #expect(probe.count == 100)
     #expect(probe.countAfterSetting("x", for: "-") == 101)

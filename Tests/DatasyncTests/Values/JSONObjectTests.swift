@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Datasync
@@ -72,6 +73,31 @@ import Testing
     for (snapshot, snapshotModel) in snapshots {
       Self.check(snapshot, against: snapshotModel, probes: [])
     }
+  }
+
+  @Test func versionsDerivedOnSeveralThreadsLeaveTheSharedBaseUntouched() {
+    let base = JSONObject((0..<500).map { (WebcomKey(String($0)), JSONValue.int(Int64($0))) })
+    let done = DispatchSemaphore(value: 0)
+    let failures = FailureCounter()
+    for thread in 0..<4 {
+      Thread.detachNewThread {
+        var version = base
+        for step in 0..<2_000 {
+          let key = WebcomKey(String((step * 7 + thread) % 700))
+          version =
+            step.isMultiple(of: 3)
+            ? version.removing(key) : version.setting(.int(Int64(-step)), for: key)
+        }
+        if !version.isValid || base.count != 500 || base["499"] != .int(499) {
+          failures.record()
+        }
+        done.signal()
+      }
+    }
+    for _ in 0..<4 { #expect(done.wait(timeout: .now() + 60) == .success) }
+    #expect(failures.count == 0)
+    #expect(base.isValid)
+    #expect(base.keys == (0..<500).map { WebcomKey(String($0)) })
   }
 
   @Test func largeSequentialAndReverseInsertionsStayBalanced() {
@@ -157,4 +183,23 @@ import Testing
 
 extension JSONObject {
   fileprivate var jsonValueText: String { JSONValue.object(self).jsonString }
+}
+
+/// Counts failures reported by threads.
+private final class FailureCounter: @unchecked Sendable {
+  /// Protects `failures`.
+  private let lock = NSLock()
+  private var failures = 0
+
+  func record() {
+    lock.lock()
+    failures += 1
+    lock.unlock()
+  }
+
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return failures
+  }
 }
