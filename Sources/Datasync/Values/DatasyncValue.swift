@@ -125,6 +125,10 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
 
   /// The value decoded as `T`, or `nil` when it cannot be decoded.
   ///
+  /// The decoder reads the value's JSON (``json``): an object that stores an array (see
+  /// ``asArray()``) reads as a JSON array, so decode it as `[T]` (or `[T?]` when it has gaps),
+  /// not as a dictionary.
+  ///
   /// - Parameter type: The type to decode; inferred from the context when omitted.
   public func decoded<T: Decodable>(as type: T.Type = T.self) -> T? {
     try? decodedThrows(as: type)
@@ -141,7 +145,8 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
   /// The decoder of values that do not come from an application.
   private static let defaultDecoder = JSONDecoder()
 
-  /// The value as compact JSON text (`null` for null), objects in key order.
+  /// The value as compact JSON text (`null` for null), objects in key order, objects that store
+  /// arrays (see ``asArray()``) as arrays.
   public var json: String { tree.jsonString }
 
   /// The value as compact UTF-8 JSON data, as ``json``.

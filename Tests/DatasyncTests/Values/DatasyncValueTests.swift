@@ -92,6 +92,11 @@ import Testing
     let thrown: Message = try value.decodedThrows()
     #expect(thrown == Message(text: "hi", likes: 3))
     #expect(value.decoded(as: [String].self) == nil)
+    // Objects that store arrays decode as arrays, with null in the gaps.
+    let array = try Self.value("[\"a\", null, \"c\"]")
+    #expect(array.decoded(as: [String?].self) == ["a", nil, "c"])
+    #expect(array.decoded(as: [String].self) == nil)
+    #expect(array.decoded(as: [String: String].self) == nil)
     do {
       _ = try value.decodedThrows(as: [String].self)
       Issue.record("decoded")
