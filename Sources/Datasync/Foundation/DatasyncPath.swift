@@ -44,8 +44,9 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
 
   /// The path of the parent, `nil` at the root.
   var parent: DatasyncPath? {
-    guard !keys.isEmpty else { return nil }
-    return DatasyncPath(validatedKeys: Array(keys.dropLast()))
+    guard keys.count > 1 else { return keys.isEmpty ? nil : .root }
+    let lastSlash = string.utf8.lastIndex(of: UInt8(ascii: "/"))!
+    return DatasyncPath(validatedKeys: Array(keys.dropLast()), string: String(string[..<lastSlash]))
   }
 
   /// The path of the child of the given key, which must be a valid key.

@@ -156,6 +156,10 @@ import Testing
         #expect(path.keys.map(\.value) == model)
         #expect(path.string == "/" + model.joined(separator: "/"))
         #expect(path.key.value == (model.last ?? ""))
+        #expect(
+          path.parent?.string
+            == (model.isEmpty ? nil : "/" + model.dropLast().joined(separator: "/")))
+        #expect(path.parent?.keys.map(\.value) == (model.isEmpty ? nil : Array(model.dropLast())))
         #expect(path == (try DatasyncPath(parsing: path.string)))
       }
     }
