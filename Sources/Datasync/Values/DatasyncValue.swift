@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Datasync stores JSON normalised: null deletes, empty objects vanish, arrays are stored as
 /// objects keyed `"0"`, `"1"`, … (``asArray()`` rebuilds them), integers stay integers and
-/// floating numbers stay floating numbers. The accessors return `nil` when the value has another
+/// floating numbers stay floating numbers (but `JSONEncoder` writes an integral `Double` such as
+/// `3.0` as `3`, stored as an integer; ``asDouble`` and decoding as `Double` read it back). The accessors return `nil` when the value has another
 /// type. Decoding uses the `JSONDecoder` of the application the value comes from.
 ///
 /// ```swift

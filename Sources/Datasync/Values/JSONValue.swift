@@ -96,7 +96,9 @@ extension JSONValue {
   /// Encodes a value with the application's encoder and converts the JSON to the value model.
   ///
   /// The encoder's strategies apply (dates, data, keys); NaN and infinities are rejected unless
-  /// its `nonConformingFloatEncodingStrategy` turns them into strings.
+  /// its `nonConformingFloatEncodingStrategy` turns them into strings. The numbers are those of
+  /// the encoder's text: `JSONEncoder` writes integral floating numbers without a fraction
+  /// (`3.0` as `3`), so they are stored as integers (and decode back as `Double`).
   ///
   /// - Throws: ``WebcomError`` with code `invalidValue` for NaN or an infinity (naming the key
   ///   path), `invalidKey` for a key that cannot be stored (naming the key path),

@@ -66,6 +66,19 @@ import Testing
     #expect(try Self.roundTrip(dates, encoder: encoder, decoder: decoder) == dates)
   }
 
+  @Test func integralDoublesFromTheEncoderAreStoredAsIntegers() throws {
+    struct Measure: Codable, Equatable { var value: Double }
+    let model = try JSONValue.fromEncodable(
+      [Measure(value: 3), Measure(value: 2.5)], encoder: JSONEncoder())
+    #expect(model.value(at: ["0", "value"] as [WebcomKey]) == .int(3))
+    #expect(model.value(at: ["1", "value"] as [WebcomKey]) == .double(2.5))
+    #expect(
+      try model.decoded(as: [Measure].self, decoder: JSONDecoder()) == [
+        Measure(value: 3), Measure(value: 2.5),
+      ])
+    #expect(DatasyncValue(model.value(at: ["0", "value"] as [WebcomKey])).asDouble == 3)
+  }
+
   @Test func keyStrategiesOfTheApplicationApply() throws {
     struct Item: Codable, Equatable { var firstName: String }
     let encoder = JSONEncoder()
