@@ -5,12 +5,11 @@ import Foundation
 /// Measures `body` run `iterations` times and returns the cost of one iteration in nanoseconds.
 typealias BenchmarkMeasure = (_ name: String, _ iterations: Int, _ body: () -> Void) -> Double
 
-/// The Datasync engine cases of `datasync-bench`.
+/// The timed Datasync engine cases of `datasync-bench`.
 ///
-/// - Parameter measure: Runs and reports one case (name, iterations, body); returns ns per
-///   iteration.
+/// - Parameter measure: Runs and reports one case (name, iterations, body) without warm-up calls
+///   (the bodies count their calls); returns ns per iteration.
 func runDatasyncEngineBenchmarks(measure: BenchmarkMeasure) {
-  residentBytesPerLeaf()
   leafSetWithOneValueSubscriber(measure: measure)
   pushWithLiveChildSubscription(measure: measure)
   valueEventAfterOneChildChange(measure: measure)
@@ -86,7 +85,9 @@ private func leafSetWithOneValueSubscriber(measure: BenchmarkMeasure) {
       waitOrFail(counter.reached, "the events")
     }
   }
-  print(String(format: "  = %.0f sets/s", 1e9 / nanoseconds))
+  report(
+    "datasync: leaf set + event to 1 value subscriber",
+    String(format: "%10.0f sets/s", 1e9 / nanoseconds))
   withExtendedLifetime(subscription) {}
 }
 
@@ -118,7 +119,9 @@ private func pushCost(children: Int, measure: BenchmarkMeasure) -> Double {
 private func pushWithLiveChildSubscription(measure: BenchmarkMeasure) {
   let small = pushCost(children: 1_000, measure: measure)
   let large = pushCost(children: 1_000_000, measure: measure)
-  print(String(format: "  = ratio 1M / 1k: %.2f (goal <= 3)", large / small))
+  report(
+    "datasync: push cost ratio 1M / 1k children (goal <= 3)",
+    String(format: "%10.2f", large / small))
 }
 
 private func valueEventCost(children: Int, measure: BenchmarkMeasure) -> Double {
@@ -147,7 +150,9 @@ private func valueEventCost(children: Int, measure: BenchmarkMeasure) -> Double 
 private func valueEventAfterOneChildChange(measure: BenchmarkMeasure) {
   let small = valueEventCost(children: 1_000, measure: measure)
   let large = valueEventCost(children: 100_000, measure: measure)
-  print(String(format: "  = ratio 100k / 1k: %.2f (goal <= 3)", large / small))
+  report(
+    "datasync: value event cost ratio 100k / 1k children (goal <= 3)",
+    String(format: "%10.2f", large / small))
 }
 
 /// The resident memory of the process in bytes (Linux), nil elsewhere.
@@ -160,12 +165,19 @@ private func residentBytes() -> Int? {
   return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
-private func residentBytesPerLeaf() {
+/// Measures the resident bytes per stored leaf of a database holding 1,000,000 leaves (written
+/// by a client whose cache shares the data) and prints the figure.
+///
+/// Run it before the other cases (freed memory would be reused) and keep the returned node alive
+/// until the end, so that later memory cases also get fresh pages.
+///
+/// - Returns: The node holding the data.
+func measureDatasyncEngineResidentBytesPerLeaf() -> DatasyncNode? {
   let leaves = 1_000_000
   let queue = DispatchQueue(label: "bench.memory")
   guard let before = residentBytes() else {
     print("datasync: resident bytes per leaf: not measurable on this platform")
-    return
+    return nil
   }
   let node = makeNode("bench/memory")
   let done = DispatchSemaphore(value: 0)
@@ -181,9 +193,8 @@ private func residentBytesPerLeaf() {
   }
   for _ in 0..<groups { waitOrFail(done, "the writes") }
   let after = residentBytes() ?? before
-  print(
-    String(
-      format: "datasync: resident bytes per stored leaf at %d leaves: %.0f B (goal <= 300 B)",
-      leaves, Double(after - before) / Double(leaves)))
-  withExtendedLifetime(node) {}
+  report(
+    "datasync: resident bytes per stored leaf at 1M leaves (goal <= 300)",
+    String(format: "%10.1f bytes", Double(after - before) / Double(leaves)))
+  return node
 }
