@@ -187,8 +187,12 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  /// Removes a subscription; the view goes when its last subscription goes.
-  func unsubscribe(_ subscription: SubscriptionCore) {
+  /// Removes a subscription; the view goes when its last subscription goes, and then the data
+  /// of its path is handled according to `policy` (`explicitly` tells how the subscription ended).
+  func unsubscribe(
+    _ subscription: SubscriptionCore, policy: DatasyncCompletedSubscriptionPolicy,
+    explicitly: Bool
+  ) {
     lock.withLock {
       let key = ViewKey(path: subscription.path, constraint: subscription.constraint)
       guard let view = views[key] else { return }
@@ -196,9 +200,16 @@ final class ClientCore: @unchecked Sendable {
       guard view.subscriptions.isEmpty else { return }
       views[key] = nil
       listens[key.path]?.viewCount -= 1
-      if listens[key.path]?.viewCount == 0 {
-        listens[key.path] = nil
-        if connectionState != .disconnected { connection.send(.unlisten(key.path)) }
+      guard listens[key.path]?.viewCount == 0 else { return }
+      switch policy {
+      case .keepUpdatingData,
+        .keepUpdatingDataWhenImplicit where !explicitly:
+        return
+      case .keepData:
+        stopListeningLocked(key.path)
+      case .forgetData, .keepUpdatingDataWhenImplicit:
+        stopListeningLocked(key.path)
+        forgetLocked(key.path)
       }
     }
   }
@@ -313,6 +324,19 @@ final class ClientCore: @unchecked Sendable {
     } else {
       connection.send(request)
     }
+  }
+
+  private func stopListeningLocked(_ path: DatasyncPath) {
+    listens[path] = nil
+    if connectionState != .disconnected { connection.send(.unlisten(path)) }
+  }
+
+  /// Drops the cached data of a path that no listen keeps up to date any more.
+  private func forgetLocked(_ path: DatasyncPath) {
+    guard !isCoveredLocked(path), !listens.keys.contains(where: { path.isAncestor(of: $0) })
+    else { return }
+    server = server.setting(.null, at: path.keys)
+    visible = pending.applied(to: server)
   }
 
   private func isCoveredLocked(_ path: DatasyncPath) -> Bool {
