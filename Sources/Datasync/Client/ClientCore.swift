@@ -366,6 +366,7 @@ final class ClientCore: @unchecked Sendable {
       if let write = pending.remove(identifier) {
         if let announced { server = announced.applyingOptimistically(to: server) }
         reapplyPendingLocked(footprints: [write.operation.footprint])
+        emitAcknowledgementsLocked(of: write.operation.footprint)
       }
       return
     }
@@ -375,6 +376,57 @@ final class ClientCore: @unchecked Sendable {
     let path = first.operation.path.keys
     if server.value(at: path) != expected.value(at: path) {
       reapplyPendingLocked(footprints: [first.operation.footprint])
+    }
+    emitAcknowledgementsLocked(of: first.operation.footprint)
+  }
+
+  /// Tells the subscriptions that asked for acknowledgements which data the back end confirmed:
+  /// one child acknowledgement per confirmed child inside the window, then one value
+  /// acknowledgement, per view touched by the write.
+  private func emitAcknowledgementsLocked(of footprint: ChangeFootprint) {
+    let touched = views.values.filter { view in
+      view.isComplete
+        && view.subscriptions.contains {
+          $0.wants(.valueAcknowledgement) || $0.wants(.childAcknowledgement)
+        }
+    }
+    .sorted { lhs, rhs in
+      lhs.path.depth != rhs.path.depth
+        ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
+    }
+    for view in touched {
+      let keys: [WebcomKey]?
+      if footprint.path == view.path {
+        keys = footprint.children
+      } else if footprint.path.isAncestor(of: view.path) {
+        let key = view.path.keys[footprint.path.depth]
+        guard footprint.children?.contains(key) ?? true else { continue }
+        keys = nil
+      } else if view.path.isAncestor(of: footprint.path) {
+        keys = [footprint.path.keys[view.path.depth]]
+      } else {
+        continue
+      }
+      let window = ChildrenWindow(
+        node: visible.value(at: view.path.keys), constraint: view.constraint)
+      let confirmed =
+        keys.map { $0.sorted().compactMap { key in window.value(of: key).map { (key, $0) } } }
+        ?? Array(window.elements.map { ($0.key, $0.value) })
+      let childRecords = confirmed.map { key, value in
+        let path = view.path.child(key)
+        return EventRecord(
+          eventType: .childAcknowledgement, path: path, value: value,
+          previousKey: window.previousKey(of: key), acked: !pending.overlaps(path))
+      }
+      let valueRecord = EventRecord(
+        eventType: .valueAcknowledgement, path: view.path, value: window.value, previousKey: nil,
+        acked: !pending.overlaps(view.path))
+      for subscription in view.subscriptions where subscription.wants(.childAcknowledgement) {
+        subscription.enqueue(childRecords)
+      }
+      for subscription in view.subscriptions where subscription.wants(.valueAcknowledgement) {
+        subscription.enqueue([valueRecord])
+      }
     }
   }
 

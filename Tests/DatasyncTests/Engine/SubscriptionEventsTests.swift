@@ -219,6 +219,26 @@ import Testing
     #expect(all.take().map(describe) == ["~c", "-b", "-c", "-d"])
   }
 
+  @Test func localEventsComeFirstThenAcknowledgements() throws {
+    let list = try node("acks")
+    let recorder = EventRecorder()
+    _ = try subscribe(list, to: .child(addition: true, acknowledgement: true), recorder)
+    _ = try subscribe(list, to: .value(change: true, acknowledgement: true), recorder)
+    #expect(recorder.wait(forCount: 1))
+    recorder.take()
+    let child = try #require(list.push("hello", queue: queue))
+    #expect(recorder.wait(forCount: 4))
+    let events = recorder.take()
+    let key = child.key.value
+    #expect(
+      events.map(\.eventType) == [
+        .childAddition, .valueChange, .childAcknowledgement, .valueAcknowledgement,
+      ])
+    #expect(events.map(\.acked) == [false, false, true, true])
+    #expect(events.map(\.key.value) == [key, "acks", key, "acks"])
+    #expect(events[2].value.asString == "hello")
+  }
+
   @Test func applicationsSharingADatabaseSeeEachOthersWrites() throws {
     let database = DatasyncDatabase()
     let alice = makeApplication("alice", database: database).datasyncService.createManager()
