@@ -50,7 +50,7 @@ import Testing
     /// read of an unwatched path by the reader comes back after them, and the directory's queue
     /// then holds their events.
     func expectDirectoryEqualsNode() throws {
-      let unwatched = try reader.relativeNodeThrows(for: "/unwatched")
+      let unwatched = try reader.relativeNodeThrows(for: "../unwatched")
       try waitForResult { unwatched.value(queue: $0, then: $1) }
       let value = DatasyncValue(database.value(at: try DatasyncPath(parsing: "employees")))
       let expected = value.asDictionary()?.compactMapValues { $0.decoded(as: Employee.self) }
@@ -204,7 +204,7 @@ import Testing
     try waitForResult { node.value(queue: $0, then: $1) }
     let deadline = Date(timeIntervalSinceNow: 10)
     while node.cachedValue.asInt != 2 && Date() < deadline {
-      try waitForResult { node.relativeNode(for: "/elsewhere")!.value(queue: $0, then: $1) }
+      try waitForResult { node.relativeNode(for: "../elsewhere")!.value(queue: $0, then: $1) }
     }
     #expect(node.cachedValue.asInt == 2)
   }
