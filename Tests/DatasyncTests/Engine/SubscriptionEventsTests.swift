@@ -279,11 +279,13 @@ final class SubscriptionBox: @unchecked Sendable {
     let result = Shared<WebcomResult<Void>?>(nil)
     let child = try #require(
       list.push("secret", queue: queue) { outcome in result.update { $0 = outcome } })
-    #expect(recorder.wait(forCount: 2))
+    #expect(recorder.wait(forCount: 2) && loaded.wait(forCount: 3))
     queue.sync {}
     #expect(recorder.recorded.map(describe) == ["+\(child.key.value)", "-\(child.key.value)"])
     #expect(recorder.recorded.map(\.acked) == [false, true])
-    #expect(loaded.recorded.map(\.value.isNull) == [true, false, true])
+    #expect(
+      loaded.recorded.map(\.value.isNull) == [true, false, true],
+      "\(loaded.recorded.map { ($0.value.json, $0.acked) }) \(recorder.recorded.map(describe))")
     guard case .failure(let error)? = result.current else {
       Issue.record("the push should fail")
       return
