@@ -522,16 +522,23 @@ final class ClientCore: @unchecked Sendable {
     return { for observer in observers { observer(state) } }
   }
 
+  /// Ends the subscriptions at or below a path the back end stopped serving, and drops the data
+  /// no listen keeps up to date any more.
   private func revokeLocked(at path: DatasyncPath, error: WebcomError) -> () -> Void {
     let revoked = views.filter { path.isAncestorOrSelf(of: $0.key.path) }
     var subscriptions: [SubscriptionCore] = []
-    for (key, view) in revoked {
+    for (key, view) in revoked.sorted(by: { $0.value.sequence < $1.value.sequence }) {
       views[key] = nil
-      listens[key.path] = nil
       subscriptions += view.subscriptions
     }
+    for listened in listens.keys where path.isAncestorOrSelf(of: listened) {
+      listens[listened] = nil
+    }
+    forgetLocked(path)
     return {
-      for subscription in subscriptions { subscription.complete(.revoked(error)) }
+      for subscription in subscriptions where subscription.complete(.revoked(error)) {
+        subscription.detachFromManager()
+      }
     }
   }
 }

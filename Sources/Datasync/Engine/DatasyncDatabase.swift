@@ -52,6 +52,18 @@ public final class DatasyncDatabase: @unchecked Sendable {
     lock.withLock { writeRule = rule }
   }
 
+  /// Stops serving the listens at or below a path (a test hook standing for a lost read
+  /// permission): their clients get a revocation with `error`.
+  func revokeListens(at path: DatasyncPath, error: WebcomError) {
+    lock.withLock {
+      for (client, listener) in listeners
+      where listener.listens.contains(where: { path.isAncestorOrSelf(of: $0) }) {
+        listeners[client]?.listens = listener.listens.filter { !path.isAncestorOrSelf(of: $0) }
+        listener.deliver(.revoked(path, error))
+      }
+    }
+  }
+
   /// Connects a client: from now on it receives messages through `deliver`.
   func attach(_ client: ObjectIdentifier, deliver: @escaping @Sendable (BackEndMessage) -> Void) {
     lock.withLock {
