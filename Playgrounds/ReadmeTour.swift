@@ -24,7 +24,9 @@ enum ReadmeTour: Walkthrough {
     virtualTime(print: output.callAsFunction)
   }
 
-  static func callbacks(_ application: WebcomApplication, print: @escaping @Sendable (String) -> Void)
+  static func callbacks(
+    _ application: WebcomApplication, print: @escaping @Sendable (String) -> Void
+  )
     async throws
   {
     let queue = DispatchQueue(label: "tour")
@@ -59,7 +61,9 @@ enum ReadmeTour: Walkthrough {
     print("\(name ?? "?") has \(visits.asInt ?? 0) visit")
   }
 
-  static func operatorChain(_ application: WebcomApplication, print: @escaping @Sendable (String) -> Void)
+  static func operatorChain(
+    _ application: WebcomApplication, print: @escaping @Sendable (String) -> Void
+  )
     async throws
   {
     let manager = application.datasyncService.createManager()
@@ -100,7 +104,8 @@ enum ReadmeTour: Walkthrough {
   static func virtualTime(print: @escaping (String) -> Void) {
     let scheduler = TestScheduler()
     let input = PassthroughSubject<String, Never>()
-    let cancellable = input
+    let cancellable =
+      input
       .debounce(for: .milliseconds(300), scheduler: scheduler)
       .sink { query in print("search '\(query)' at \(scheduler.now)") }
 

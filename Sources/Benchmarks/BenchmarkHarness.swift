@@ -9,7 +9,6 @@ import Foundation
 final class BenchmarkHarness {
   let isQuick: Bool
   private let filter: String?
-  private let nameWidth = 58
 
   init(arguments: [String]) {
     isQuick = arguments.contains("--quick")
@@ -80,11 +79,26 @@ final class BenchmarkHarness {
     return best
   }
 
+  /// Times exactly `iterations` calls of `body`, without warm-up (for bodies that count their
+  /// calls), and returns nanoseconds per call.
+  @discardableResult
+  func measureExactly(_ name: String, iterations: Int, _ body: () -> Void) -> Double {
+    guard includes(name) else { return .nan }
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<iterations { body() }
+    let nanoseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations)
+    report(name, value: nanoseconds, unit: "ns/op")
+    return nanoseconds
+  }
+
   /// Prints a measured figure.
   func report(_ name: String, value: Double, unit: String, note: String = "") {
-    let padded = name.padding(toLength: max(name.count, nameWidth), withPad: " ", startingAt: 0)
-    let figure = String(format: "%12.1f", value)
-    print("\(padded) \(figure) \(unit)\(note.isEmpty ? "" : "  " + note)")
+    report(name, String(format: "%12.1f %@", value, unit) + (note.isEmpty ? "" : "  " + note))
+  }
+
+  /// Prints a line: the case name, padded, then its figure.
+  func report(_ name: String, _ figure: String) {
+    Benchmarks.report(name, figure)
   }
 
   /// Prints a ratio between two measured figures and whether it meets its goal.
@@ -97,8 +111,7 @@ final class BenchmarkHarness {
   }
 }
 
-/// Keeps a value alive and opaque to the optimiser, so measured work is not removed.
-@inline(never)
-func blackHole<T>(_ value: T) {
-  withExtendedLifetime(value) {}
+/// Prints one line of the benchmark report: the case name, padded, then its figure.
+func report(_ name: String, _ figure: String) {
+  print(name.padding(toLength: max(name.count, 58), withPad: " ", startingAt: 0) + " " + figure)
 }

@@ -1,7 +1,24 @@
 let harness = BenchmarkHarness(arguments: CommandLine.arguments)
 print(
   "datasync-bench\(harness.isQuick ? " (quick)" : "") — best of 3 rounds, release build expected")
+
+// Memory first, before other cases leave freed memory that allocations would reuse; the engine's
+// data stays alive so that the foundations' memory case gets fresh pages too.
+let engineData =
+  harness.includes("bytes per leaf") ? measureDatasyncEngineResidentBytesPerLeaf() : nil
+if harness.includes("bytes per leaf"),
+  let bytes = DatasyncFoundationBenchmarks.residentBytesPerLeaf()
+{
+  harness.report("foundations: resident bytes per leaf at 1M leaves", value: bytes, unit: "bytes")
+}
+DatasyncFoundationBenchmarks.run { name, iterations, body in
+  harness.measure(name, iterations: iterations, body)
+}
+runDatasyncEngineBenchmarks { name, iterations, body in
+  harness.measureExactly(name, iterations: iterations, body)
+}
+withExtendedLifetime(engineData) {}
+DatasyncStreamsBenchmarks.run(harness)
 StreamsCoreBenchmarks.run(harness)
 StreamsSchedulerBenchmarks.run(harness)
 await StreamsAsyncBenchmarks.run(harness)
-DatasyncStreamsBenchmarks.run(harness)

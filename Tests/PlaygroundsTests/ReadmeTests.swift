@@ -18,7 +18,8 @@ import Testing
   @Test func everySwiftBlockOfTheReadmeIsInTheTour() throws {
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     let tour = normalized(
-      try String(contentsOf: root.appendingPathComponent("Playgrounds/ReadmeTour.swift"), encoding: .utf8))
+      try String(
+        contentsOf: root.appendingPathComponent("Playgrounds/ReadmeTour.swift"), encoding: .utf8))
     let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
       .map { $0.components(separatedBy: "```")[0] }
       .filter { !$0.contains(".package(") }

@@ -134,7 +134,8 @@ extension DatasyncNode {
   /// writes it only if the value did not change meanwhile; otherwise `function` runs again with
   /// the newer value (at most 25 times).
   ///
-  /// `function` is called on an internal queue and must not block.
+  /// `function` first runs on the calling thread, re-runs on an internal queue; it must not
+  /// block.
   ///
   /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
   ///

@@ -23,10 +23,17 @@ public final class DatasyncSubscription: @unchecked Sendable, CustomStringConver
   }
 
   deinit {
-    if core.complete(.cancelled(explicitly: false)) { client.unsubscribe(core) }
+    if core.complete(.cancelled(explicitly: false)) {
+      client.unsubscribe(core, policy: policy, explicitly: false)
+    }
   }
 
-  /// What happens to the cached data once the subscription ends (default ``DatasyncCompletedSubscriptionPolicy/forgetData``).
+  /// What happens to the cached data of the node once the subscription ends, when no other
+  /// subscription uses it (default ``DatasyncCompletedSubscriptionPolicy/forgetData``).
+  ///
+  /// With `forgetData` the cache drops the data; with `keepData` it keeps the last data
+  /// (``DatasyncNode/cachedValue`` still returns it); with `keepUpdatingData` the service keeps
+  /// listening, so the cache stays up to date and a later subscription replays at once.
   public var completedSubscriptionPolicy: DatasyncCompletedSubscriptionPolicy {
     get { lock.withLock { policy } }
     set { lock.withLock { policy = newValue } }
@@ -44,7 +51,7 @@ public final class DatasyncSubscription: @unchecked Sendable, CustomStringConver
 
   func cancel(explicitly: Bool) {
     guard core.complete(.cancelled(explicitly: explicitly)) else { return }
-    client.unsubscribe(core)
+    client.unsubscribe(core, policy: completedSubscriptionPolicy, explicitly: explicitly)
     lock.withLock { manager }?.forget(self)
   }
 

@@ -187,8 +187,12 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  /// Removes a subscription; the view goes when its last subscription goes.
-  func unsubscribe(_ subscription: SubscriptionCore) {
+  /// Removes a subscription; the view goes when its last subscription goes, and then the data
+  /// of its path is handled according to `policy` (`explicitly` tells how the subscription ended).
+  func unsubscribe(
+    _ subscription: SubscriptionCore, policy: DatasyncCompletedSubscriptionPolicy,
+    explicitly: Bool
+  ) {
     lock.withLock {
       let key = ViewKey(path: subscription.path, constraint: subscription.constraint)
       guard let view = views[key] else { return }
@@ -196,9 +200,16 @@ final class ClientCore: @unchecked Sendable {
       guard view.subscriptions.isEmpty else { return }
       views[key] = nil
       listens[key.path]?.viewCount -= 1
-      if listens[key.path]?.viewCount == 0 {
-        listens[key.path] = nil
-        if connectionState != .disconnected { connection.send(.unlisten(key.path)) }
+      guard listens[key.path]?.viewCount == 0 else { return }
+      switch policy {
+      case .keepUpdatingData,
+        .keepUpdatingDataWhenImplicit where !explicitly:
+        return
+      case .keepData:
+        stopListeningLocked(key.path)
+      case .forgetData, .keepUpdatingDataWhenImplicit:
+        stopListeningLocked(key.path)
+        forgetLocked(key.path)
       }
     }
   }
@@ -315,6 +326,19 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
+  private func stopListeningLocked(_ path: DatasyncPath) {
+    listens[path] = nil
+    if connectionState != .disconnected { connection.send(.unlisten(path)) }
+  }
+
+  /// Drops the cached data of a path that no listen keeps up to date any more.
+  private func forgetLocked(_ path: DatasyncPath) {
+    guard !isCoveredLocked(path), !listens.keys.contains(where: { path.isAncestor(of: $0) })
+    else { return }
+    server = server.setting(.null, at: path.keys)
+    visible = pending.applied(to: server)
+  }
+
   private func isCoveredLocked(_ path: DatasyncPath) -> Bool {
     var node: DatasyncPath? = path
     while let current = node {
@@ -342,6 +366,7 @@ final class ClientCore: @unchecked Sendable {
       if let write = pending.remove(identifier) {
         if let announced { server = announced.applyingOptimistically(to: server) }
         reapplyPendingLocked(footprints: [write.operation.footprint])
+        emitAcknowledgementsLocked(of: write.operation.footprint)
       }
       return
     }
@@ -351,6 +376,57 @@ final class ClientCore: @unchecked Sendable {
     let path = first.operation.path.keys
     if server.value(at: path) != expected.value(at: path) {
       reapplyPendingLocked(footprints: [first.operation.footprint])
+    }
+    emitAcknowledgementsLocked(of: first.operation.footprint)
+  }
+
+  /// Tells the subscriptions that asked for acknowledgements which data the back end confirmed:
+  /// one child acknowledgement per confirmed child inside the window, then one value
+  /// acknowledgement, per view touched by the write.
+  private func emitAcknowledgementsLocked(of footprint: ChangeFootprint) {
+    let touched = views.values.filter { view in
+      view.isComplete
+        && view.subscriptions.contains {
+          $0.wants(.valueAcknowledgement) || $0.wants(.childAcknowledgement)
+        }
+    }
+    .sorted { lhs, rhs in
+      lhs.path.depth != rhs.path.depth
+        ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
+    }
+    for view in touched {
+      let keys: [WebcomKey]?
+      if footprint.path == view.path {
+        keys = footprint.children
+      } else if footprint.path.isAncestor(of: view.path) {
+        let key = view.path.keys[footprint.path.depth]
+        guard footprint.children?.contains(key) ?? true else { continue }
+        keys = nil
+      } else if view.path.isAncestor(of: footprint.path) {
+        keys = [footprint.path.keys[view.path.depth]]
+      } else {
+        continue
+      }
+      let window = ChildrenWindow(
+        node: visible.value(at: view.path.keys), constraint: view.constraint)
+      let confirmed =
+        keys.map { $0.sorted().compactMap { key in window.value(of: key).map { (key, $0) } } }
+        ?? Array(window.elements.map { ($0.key, $0.value) })
+      let childRecords = confirmed.map { key, value in
+        let path = view.path.child(key)
+        return EventRecord(
+          eventType: .childAcknowledgement, path: path, value: value,
+          previousKey: window.previousKey(of: key), acked: !pending.overlaps(path))
+      }
+      let valueRecord = EventRecord(
+        eventType: .valueAcknowledgement, path: view.path, value: window.value, previousKey: nil,
+        acked: !pending.overlaps(view.path))
+      for subscription in view.subscriptions where subscription.wants(.childAcknowledgement) {
+        subscription.enqueue(childRecords)
+      }
+      for subscription in view.subscriptions where subscription.wants(.valueAcknowledgement) {
+        subscription.enqueue([valueRecord])
+      }
     }
   }
 
@@ -446,16 +522,23 @@ final class ClientCore: @unchecked Sendable {
     return { for observer in observers { observer(state) } }
   }
 
+  /// Ends the subscriptions at or below a path the back end stopped serving, and drops the data
+  /// no listen keeps up to date any more.
   private func revokeLocked(at path: DatasyncPath, error: WebcomError) -> () -> Void {
     let revoked = views.filter { path.isAncestorOrSelf(of: $0.key.path) }
     var subscriptions: [SubscriptionCore] = []
-    for (key, view) in revoked {
+    for (key, view) in revoked.sorted(by: { $0.value.sequence < $1.value.sequence }) {
       views[key] = nil
-      listens[key.path] = nil
       subscriptions += view.subscriptions
     }
+    for listened in listens.keys where path.isAncestorOrSelf(of: listened) {
+      listens[listened] = nil
+    }
+    forgetLocked(path)
     return {
-      for subscription in subscriptions { subscription.complete(.revoked(error)) }
+      for subscription in subscriptions where subscription.complete(.revoked(error)) {
+        subscription.detachFromManager()
+      }
     }
   }
 }

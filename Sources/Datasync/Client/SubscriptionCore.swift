@@ -97,6 +97,15 @@ final class SubscriptionCore: @unchecked Sendable {
     return true
   }
 
+  /// Removes the public subscription from its manager's store (after a revocation).
+  func detachFromManager() {
+    lock.lock()
+    let subscription = self.subscription
+    let manager = self.manager
+    lock.unlock()
+    if let subscription, let manager { manager.forget(subscription) }
+  }
+
   private func currentTarget() -> (
     (DatasyncEvent) -> Void, DatasyncSubscription, DatasyncManager?
   )? {

@@ -70,8 +70,7 @@ struct ViewDiff {
     _ keys: Set<WebcomKey>, _ old: ChildrenWindow, _ new: ChildrenWindow
   ) -> [ChildChange] {
     var candidates = keys
-    if case .all = new.constraint {
-    } else {
+    if new.constraint != .all {
       // Untouched children enter or leave the window only by shifting past one of its edges,
       // by at most one position per touched child.
       candidates.formUnion(old.edgeKeys(2 * keys.count))

@@ -36,6 +36,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
   private var root: JSONValue = .null
   private var listeners: [ObjectIdentifier: Listener] = [:]
   private var disconnectionWrites: [ObjectIdentifier: [DisconnectionWrite]] = [:]
+  private var writeRule: (@Sendable (DatasyncPath) -> WebcomError?)?
 
   /// Creates an empty database.
   public init() {}
@@ -43,6 +44,24 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// The current value at an absolute path (a snapshot that later writes do not change).
   func value(at path: DatasyncPath) -> JSONValue {
     lock.withLock { root.value(at: path.keys) }
+  }
+
+  /// Rejects the writes of clients at the paths for which `rule` returns an error (a test hook
+  /// standing for the security rules of a real back end); nil accepts every write.
+  func setWriteRule(_ rule: (@Sendable (DatasyncPath) -> WebcomError?)?) {
+    lock.withLock { writeRule = rule }
+  }
+
+  /// Stops serving the listens at or below a path (a test hook standing for a lost read
+  /// permission): their clients get a revocation with `error`.
+  func revokeListens(at path: DatasyncPath, error: WebcomError) {
+    lock.withLock {
+      for (client, listener) in listeners
+      where listener.listens.contains(where: { path.isAncestorOrSelf(of: $0) }) {
+        listeners[client]?.listens = listener.listens.filter { !path.isAncestorOrSelf(of: $0) }
+        listener.deliver(.revoked(path, error))
+      }
+    }
   }
 
   /// Connects a client: from now on it receives messages through `deliver`.
@@ -81,6 +100,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
         listener.deliver(.value(identifier, root.value(at: path.keys)))
       case .write(let identifier, let operation):
         do throws(WebcomError) {
+          if let error = writeRule?(operation.path) { throw error }
           let announced = try applyLocked(operation, from: client)
           listener.deliver(.acknowledged(identifier, announced: announced))
         } catch {

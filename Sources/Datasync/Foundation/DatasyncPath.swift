@@ -44,8 +44,9 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
 
   /// The path of the parent, `nil` at the root.
   var parent: DatasyncPath? {
-    guard !keys.isEmpty else { return nil }
-    return DatasyncPath(validatedKeys: Array(keys.dropLast()))
+    guard keys.count > 1 else { return keys.isEmpty ? nil : .root }
+    let lastSlash = string.utf8.lastIndex(of: UInt8(ascii: "/"))!
+    return DatasyncPath(validatedKeys: Array(keys.dropLast()), string: String(string[..<lastSlash]))
   }
 
   /// The path of the child of the given key, which must be a valid key.
@@ -84,47 +85,69 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: ``WebcomError`` with code `invalidPath`, naming the path and the reason, when a
   ///   segment is not a valid key or the result is deeper than 32 levels or longer than 768 bytes.
   func resolving(_ relative: String) throws(WebcomError) -> DatasyncPath {
+    var text = relative
+    let resolved = text.withUTF8 { resolving(relative, utf8: $0) }
+    return try resolved.get()
+  }
+
+  private func resolving(_ relative: String, utf8: UnsafeBufferPointer<UInt8>)
+    -> Result<DatasyncPath, WebcomError>
+  {
     var keys = self.keys
-    let utf8 = relative.utf8
-    var segmentStart = utf8.startIndex
-    var index = utf8.startIndex
-    while true {
-      let atEnd = index == utf8.endIndex
-      if atEnd || utf8[index] == UInt8(ascii: "/") {
-        let segment = utf8[segmentStart..<index]
-        switch segment.count {
-        case 0:
-          break
-        case 1 where segment.first == UInt8(ascii: "."):
-          break
-        case 2 where segment.allSatisfy({ $0 == UInt8(ascii: ".") }):
-          if !keys.isEmpty { keys.removeLast() }
-        default:
-          if let reason = WebcomKey.invalidityReason(of: segment) {
-            let key = WebcomKey.quoted(String(relative[segmentStart..<index]))
-            throw DatasyncPath.invalid(relative, "the segment \(key) is not a valid key: \(reason)")
-          }
-          keys.append(WebcomKey(String(relative[segmentStart..<index])))
+    keys.reserveCapacity(keys.count + 8)
+    // Whether the relative path only appends keys, each segment after a single "/".
+    var onlyAppends = true
+    var segmentStart = 0
+    for index in 0...utf8.count {
+      guard index == utf8.count || utf8[index] == UInt8(ascii: "/") else { continue }
+      let segment = UnsafeBufferPointer(rebasing: utf8[segmentStart..<index])
+      segmentStart = index + 1
+      switch segment.count {
+      case 0:
+        if index != 0 { onlyAppends = false }
+        continue
+      case 1 where segment[0] == UInt8(ascii: "."):
+        onlyAppends = false
+        continue
+      case 2 where segment[0] == UInt8(ascii: ".") && segment[1] == UInt8(ascii: "."):
+        onlyAppends = false
+        if !keys.isEmpty { keys.removeLast() }
+        continue
+      default:
+        let key = String(decoding: segment, as: UTF8.self)
+        if let reason = WebcomKey.invalidityReason(of: segment) {
+          return .failure(
+            DatasyncPath.invalid(
+              relative, "the segment \(WebcomKey.quoted(key)) is not a valid key: \(reason)"))
         }
-        if atEnd { break }
-        segmentStart = utf8.index(after: index)
+        keys.append(WebcomKey(key, utf8: segment))
       }
-      index = utf8.index(after: index)
     }
     if keys.count > DatasyncPath.maximumDepth {
-      throw DatasyncPath.invalid(
-        relative,
-        "the resulting path is \(keys.count) levels deep, more than the limit of "
-          + "\(DatasyncPath.maximumDepth)")
+      return .failure(
+        DatasyncPath.invalid(
+          relative,
+          "the resulting path is \(keys.count) levels deep, more than the limit of "
+            + "\(DatasyncPath.maximumDepth)"))
     }
-    let string = DatasyncPath.string(of: keys)
+    let string: String
+    if !onlyAppends {
+      string = DatasyncPath.string(of: keys)
+    } else if keys.count == self.keys.count {
+      string = self.string
+    } else if utf8.first == UInt8(ascii: "/") {
+      string = isRoot ? relative : self.string + relative
+    } else {
+      string = isRoot ? "/" + relative : self.string + "/" + relative
+    }
     if string.utf8.count > WebcomKey.maximumUTF8Count {
-      throw DatasyncPath.invalid(
-        relative,
-        "the resulting path is \(string.utf8.count) UTF-8 bytes long, more than the limit of "
-          + "\(WebcomKey.maximumUTF8Count)")
+      return .failure(
+        DatasyncPath.invalid(
+          relative,
+          "the resulting path is \(string.utf8.count) UTF-8 bytes long, more than the limit of "
+            + "\(WebcomKey.maximumUTF8Count)"))
     }
-    return DatasyncPath(validatedKeys: keys, string: string)
+    return .success(DatasyncPath(validatedKeys: keys, string: string))
   }
 
   /// Resolves a relative path, or returns `nil` when it is ill-formed.

@@ -27,28 +27,49 @@ final class PushIdentifierGenerator: @unchecked Sendable {
   /// The largest timestamp an identifier can hold (64^8 - 1 milliseconds).
   static let maximumTimestamp: Int64 = (1 << 48) - 1
 
-  /// Draws a random part as two 36-bit halves (the high one holds the first 6 characters).
-  private let drawRandomPart: @Sendable () -> (high: UInt64, low: UInt64)
+  /// Draws a random part as two 36-bit halves (the high one holds the first 6 characters);
+  /// `nil` for the generator's own pseudo-random sequence.
+  private let drawRandomPart: (@Sendable () -> (high: UInt64, low: UInt64))?
 
-  /// Protects `lastTimestamp`, `lastHigh` and `lastLow`.
+  /// Protects `lastTimestamp`, `lastHigh`, `lastLow` and `randomState`.
   private let lock = NSLock()
   private var lastTimestamp: Int64 = -1
   private var lastHigh: UInt64 = 0
   private var lastLow: UInt64 = 0
+  /// The state of a SplitMix64 sequence seeded from the system's random generator, so that a
+  /// new millisecond costs no system call.
+  private var randomState: UInt64
 
   /// Creates a generator.
   ///
   /// - Parameter drawRandomPart: The source of random parts, as two halves of which only the low
-  ///   36 bits are used. The default uses the system's random generator.
-  init(
-    drawRandomPart: @escaping @Sendable () -> (high: UInt64, low: UInt64) = {
-      var generator = SystemRandomNumberGenerator()
-      let bits = generator.next() as UInt64
-      let more = generator.next() as UInt64
-      return (bits >> 28, more >> 28)
-    }
-  ) {
+  ///   36 bits are used; by default a pseudo-random sequence seeded from the system's random
+  ///   generator.
+  init(drawRandomPart: (@Sendable () -> (high: UInt64, low: UInt64))? = nil) {
     self.drawRandomPart = drawRandomPart
+    var systemGenerator = SystemRandomNumberGenerator()
+    randomState = systemGenerator.next()
+  }
+
+  /// The next value of the SplitMix64 sequence; call with the lock held.
+  private func nextRandom() -> UInt64 {
+    randomState &+= 0x9E37_79B9_7F4A_7C15
+    var value = randomState
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+
+  /// Draws a new random part into `lastHigh` and `lastLow`; call with the lock held.
+  private func drawNewRandomPart() {
+    let maximum = PushIdentifierGenerator.maximumRandomHalf
+    if let drawRandomPart {
+      (lastHigh, lastLow) = drawRandomPart()
+    } else {
+      (lastHigh, lastLow) = (nextRandom(), nextRandom())
+    }
+    lastHigh &= maximum
+    lastLow &= maximum
   }
 
   /// Returns a new push identifier for the given (back-end-adjusted) date.
@@ -64,9 +85,7 @@ final class PushIdentifierGenerator: @unchecked Sendable {
     lock.lock()
     if now > lastTimestamp {
       lastTimestamp = now
-      (lastHigh, lastLow) = drawRandomPart()
-      lastHigh &= maximum
-      lastLow &= maximum
+      drawNewRandomPart()
     } else if lastLow < maximum {
       lastLow += 1
     } else if lastHigh < maximum {
@@ -74,9 +93,7 @@ final class PushIdentifierGenerator: @unchecked Sendable {
       lastHigh += 1
     } else {
       lastTimestamp += 1
-      (lastHigh, lastLow) = drawRandomPart()
-      lastHigh &= maximum
-      lastLow &= maximum
+      drawNewRandomPart()
     }
     let (timestamp, high, low) = (lastTimestamp, lastHigh, lastLow)
     lock.unlock()

@@ -30,27 +30,34 @@ public struct WebcomKey: Sendable {
   ///
   /// - Parameter value: The key; `""` is the key of the root.
   public init(_ value: String) {
+    let classified = value.utf8.withContiguousStorageIfAvailable(WebcomKey.classify)
     self.value = value
-    let utf8 = value.utf8
-    let length = UInt32(min(utf8.count, Int(WebcomKey.integerFlag - 1)))
-    if let integer = WebcomKey.integerValue(of: utf8) {
-      orderPrefix = UInt64(bitPattern: integer) ^ (1 << 63)
-      shape = length | WebcomKey.integerFlag
-    } else {
-      var prefix: UInt64 = 0
-      var taken = 0
-      for byte in utf8 {
-        prefix = prefix << 8 | UInt64(byte)
-        taken += 1
-        if taken == 8 { break }
-      }
-      orderPrefix = taken == 0 ? 0 : prefix << (8 * UInt64(8 - taken))
-      shape = length
-    }
+    (orderPrefix, shape) = classified ?? WebcomKey.classify(ContiguousArray(value.utf8))
   }
 
-  /// The date encoded in a push identifier (the key given by `DatasyncNode.createChild()`), or `nil` when
-  /// this key is not a push identifier.
+  /// Creates a key from a string and its UTF-8 bytes, without validation.
+  init(_ value: String, utf8: UnsafeBufferPointer<UInt8>) {
+    self.value = value
+    (orderPrefix, shape) = WebcomKey.classify(utf8)
+  }
+
+  /// Computes the order prefix and the shape of a key from its UTF-8 bytes.
+  private static func classify(_ utf8: some RandomAccessCollection<UInt8>) -> (UInt64, UInt32) {
+    let length = UInt32(min(utf8.count, Int(integerFlag - 1)))
+    if let integer = integerValue(of: utf8) {
+      return (UInt64(bitPattern: integer) ^ (1 << 63), length | integerFlag)
+    }
+    var prefix: UInt64 = 0
+    var taken = 0
+    for byte in utf8.prefix(8) {
+      prefix = prefix << 8 | UInt64(byte)
+      taken += 1
+    }
+    return (taken == 0 ? 0 : prefix << (8 * UInt64(8 - taken)), length)
+  }
+
+  /// The date encoded in a push identifier (the key given by `DatasyncNode.createChild()`), or
+  /// `nil` when this key is not a push identifier.
   public var date: Date? {
     PushIdentifierGenerator.timestamp(of: self).map {
       Date(timeIntervalSince1970: Double($0) / 1000)
@@ -69,7 +76,7 @@ public struct WebcomKey: Sendable {
   var utf8Count: Int { Int(shape & ~WebcomKey.integerFlag) }
 
   /// The value of `utf8` read as a decimal integer fitting in `Int64`, or `nil`.
-  private static func integerValue(of utf8: String.UTF8View) -> Int64? {
+  private static func integerValue(of utf8: some RandomAccessCollection<UInt8>) -> Int64? {
     var index = utf8.startIndex
     guard index != utf8.endIndex else { return nil }
     let negative = utf8[index] == UInt8(ascii: "-")
@@ -94,7 +101,7 @@ public struct WebcomKey: Sendable {
   }
 
   /// Three-way comparison in key order: negative, zero or positive.
-  @inlinable
+  @inlinable @inline(__always)
   static func order(_ lhs: WebcomKey, _ rhs: WebcomKey) -> Int {
     let lhsInteger = lhs.shape & integerFlag
     let rhsInteger = rhs.shape & integerFlag
@@ -109,7 +116,7 @@ public struct WebcomKey: Sendable {
   }
 
   /// Three-way comparison of the UTF-8 bytes of two strings.
-  @usableFromInline
+  @usableFromInline @inline(never)
   static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
     let fast = lhs.utf8.withContiguousStorageIfAvailable { lhsBytes in
       rhs.utf8.withContiguousStorageIfAvailable { rhsBytes in
@@ -138,13 +145,13 @@ public struct WebcomKey: Sendable {
 
 extension WebcomKey: Comparable {
   /// Whether `lhs` comes before `rhs` in key order.
-  @inlinable
+  @inlinable @inline(__always)
   public static func < (lhs: WebcomKey, rhs: WebcomKey) -> Bool {
     order(lhs, rhs) < 0
   }
 
   /// Whether two keys have the same UTF-8 bytes.
-  @inlinable
+  @inlinable @inline(__always)
   public static func == (lhs: WebcomKey, rhs: WebcomKey) -> Bool {
     lhs.shape == rhs.shape && lhs.orderPrefix == rhs.orderPrefix
       && (lhs.shape <= 8 || compareUTF8(lhs.value, rhs.value) == 0)
@@ -189,6 +196,29 @@ extension WebcomKey: Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(value)
+  }
+}
+
+extension WebcomKey: CodingKeyRepresentable {
+  private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) {
+      self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+      nil
+    }
+  }
+
+  /// The key as a coding key, so that `[WebcomKey: T]` encodes as a JSON object.
+  public var codingKey: any CodingKey { Key(stringValue: value) }
+
+  /// The key named by a coding key.
+  public init?<T: CodingKey>(codingKey: T) {
+    self.init(codingKey.stringValue)
   }
 }
 

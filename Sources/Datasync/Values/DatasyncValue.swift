@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Datasync stores JSON normalised: null deletes, empty objects vanish, arrays are stored as
 /// objects keyed `"0"`, `"1"`, … (``asArray()`` rebuilds them), integers stay integers and
-/// floating numbers stay floating numbers. The accessors return `nil` when the value has another
+/// floating numbers stay floating numbers (but `JSONEncoder` writes an integral `Double` such as
+/// `3.0` as `3`, stored as an integer; ``asDouble`` and decoding as `Double` read it back). The accessors return `nil` when the value has another
 /// type. Decoding uses the `JSONDecoder` of the application the value comes from.
 ///
 /// ```swift
@@ -30,8 +31,27 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
     self.decoder = decoder
   }
 
+  /// Creates a value by encoding `value` with `encoder`, normalised as the database stores it
+  /// (for example to test a transaction function).
+  ///
+  /// ```swift
+  /// let value = try DatasyncValue(encoding: ["likes": 3])
+  /// value.asDictionary()?["likes"]?.asInt  // 3
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: The value to encode.
+  ///   - encoder: The encoder; use the application's `jsonEncoder` to follow its strategies.
+  /// - Throws: ``WebcomError`` with code `invalidValue` (NaN, infinities), `invalidKey` (a
+  ///   forbidden key) or `encodingFailed`, naming the culprit.
+  public init<T: Encodable>(encoding value: T, encoder: JSONEncoder = JSONEncoder())
+    throws(WebcomError)
+  {
+    self.init(try JSONValue.fromEncodable(value, encoder: encoder))
+  }
+
   /// The null value.
-  static let null = DatasyncValue(.null)
+  public static let null = DatasyncValue(.null)
 
   /// Whether the value is null (the node does not exist).
   public var isNull: Bool { tree.isNull }
@@ -106,6 +126,10 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
 
   /// The value decoded as `T`, or `nil` when it cannot be decoded.
   ///
+  /// The decoder reads the value's JSON (``json``): an object that stores an array (see
+  /// ``asArray()``) reads as a JSON array, so decode it as `[T]` (or `[T?]` when it has gaps),
+  /// not as a dictionary.
+  ///
   /// - Parameter type: The type to decode; inferred from the context when omitted.
   public func decoded<T: Decodable>(as type: T.Type = T.self) -> T? {
     try? decodedThrows(as: type)
@@ -116,10 +140,14 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
   /// - Parameter type: The type to decode; inferred from the context when omitted.
   /// - Throws: ``WebcomError`` with code `decodingFailed` and the decoder's reason.
   public func decodedThrows<T: Decodable>(as type: T.Type = T.self) throws(WebcomError) -> T {
-    try tree.decoded(as: type, decoder: decoder ?? JSONDecoder())
+    try tree.decoded(as: type, decoder: decoder ?? DatasyncValue.defaultDecoder)
   }
 
-  /// The value as compact JSON text (`null` for null), objects in key order.
+  /// The decoder of values that do not come from an application.
+  private static let defaultDecoder = JSONDecoder()
+
+  /// The value as compact JSON text (`null` for null), objects in key order, objects that store
+  /// arrays (see ``asArray()``) as arrays.
   public var json: String { tree.jsonString }
 
   /// The value as compact UTF-8 JSON data, as ``json``.

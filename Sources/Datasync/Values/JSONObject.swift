@@ -33,6 +33,14 @@ struct JSONObject: Sendable {
     root = JSONObjectNode.built(from: pairs, 0..<pairs.count)
   }
 
+  /// Builds a map in O(n) from pairs sorted by key order, without duplicate keys nor null
+  /// values.
+  init(sortedUniqueNonNullPairs pairs: [Element]) {
+    assert(zip(pairs, pairs.dropFirst()).allSatisfy { $0.key < $1.key }, "pairs are not sorted")
+    assert(pairs.allSatisfy { !$0.value.isNull }, "null values")
+    root = JSONObjectNode.built(from: pairs, 0..<pairs.count)
+  }
+
   /// The number of keys.
   var count: Int { root?.count ?? 0 }
 

@@ -4,21 +4,27 @@
 /// O(log n) nodes on the path to the changed key and shares everything else. The tree keeps
 /// the weight-balance invariant of Adams' trees with the parameters (3, 2) (weight = size + 1):
 /// `3 × weight(left) ≥ weight(right)` and the converse, so its height is O(log n).
+///
+/// Memory: the subtree size is stored on 32 bits right after the key, in the padding the key
+/// leaves, which saves a word per node.
 final class JSONObjectNode: Sendable {
   let key: WebcomKey
+  /// The number of nodes of the subtree rooted here.
+  private let storedCount: UInt32
   let value: JSONValue
   let left: JSONObjectNode?
   let right: JSONObjectNode?
-  /// The number of nodes of the subtree rooted here.
-  let count: Int
 
   init(_ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?) {
     self.key = key
+    storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
     self.value = value
     self.left = left
     self.right = right
-    count = (left?.count ?? 0) + (right?.count ?? 0) + 1
   }
+
+  /// The number of nodes of the subtree rooted here.
+  var count: Int { Int(storedCount) }
 }
 
 extension JSONObjectNode {
@@ -57,19 +63,23 @@ extension JSONObjectNode {
     return JSONObjectNode(key, value, left, right)
   }
 
-  /// The tree with `key` bound to `value` (inserted or replaced).
+  /// The tree with `key` bound to `value` (inserted or replaced); the same tree when `key` is
+  /// already bound to an identical value.
   static func inserting(_ key: WebcomKey, _ value: JSONValue, into node: JSONObjectNode?)
     -> JSONObjectNode
   {
     guard let node else { return JSONObjectNode(key, value, nil, nil) }
     let order = WebcomKey.order(key, node.key)
     if order < 0 {
-      return balanced(node.key, node.value, inserting(key, value, into: node.left), node.right)
+      let left = inserting(key, value, into: node.left)
+      return left === node.left ? node : balanced(node.key, node.value, left, node.right)
     }
     if order > 0 {
-      return balanced(node.key, node.value, node.left, inserting(key, value, into: node.right))
+      let right = inserting(key, value, into: node.right)
+      return right === node.right ? node : balanced(node.key, node.value, node.left, right)
     }
-    return JSONObjectNode(key, value, node.left, node.right)
+    return node.value.isIdentical(to: value)
+      ? node : JSONObjectNode(key, value, node.left, node.right)
   }
 
   /// The tree without `key`; `removed` is set when the key was found (otherwise the same tree

@@ -96,7 +96,9 @@ struct JSONParser {
   private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
     index += 1
     var pairs: [JSONObject.Element] = []
+    pairs.reserveCapacity(8)
     var sorted = true
+    var hasNull = false
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -109,15 +111,20 @@ struct JSONParser {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw malformed("expected a key")
       }
-      let name = try parseString()
+      var asciiBytes: UnsafeBufferPointer<UInt8>?
+      let name = try parseString(asciiBytes: &asciiBytes)
       let key: WebcomKey
       if name == JSONValue.serverValueKey.value {
         key = JSONValue.serverValueKey
         serverValueKeyIndex = pairs.count
-      } else if let reason = WebcomKey.invalidityReason(of: name.utf8) {
+      } else if let reason =
+        asciiBytes.map(WebcomKey.invalidityReason) ?? WebcomKey.invalidityReason(of: name.utf8)
+      {
         throw Failure(
           code: .invalidKey, reason: "the key \(WebcomKey.quoted(name)) is invalid: \(reason)",
           reversedKeys: [name])
+      } else if let asciiBytes {
+        key = WebcomKey(name, utf8: asciiBytes)
       } else {
         key = WebcomKey(name)
       }
@@ -135,6 +142,7 @@ struct JSONParser {
         throw failure
       }
       if sorted, let previous = pairs.last, !(previous.key < key) { sorted = false }
+      if value.isNull { hasNull = true }
       pairs.append((key, value))
       skipWhitespace()
       guard index < bytes.count else { throw malformed("unexpected end") }
@@ -157,27 +165,41 @@ struct JSONParser {
           reversedKeys: [JSONValue.serverValueKey.value])
       }
     }
-    if !sorted { pairs = JSONParser.sortedKeepingLast(pairs) }
-    let object = JSONObject(pairs)
-    return object.isEmpty ? .null : .object(object)
+    if !sorted { JSONParser.sortKeepingLast(&pairs) }
+    if hasNull { pairs.removeAll { $0.value.isNull } }
+    return pairs.isEmpty ? .null : .object(JSONObject(sortedUniqueNonNullPairs: pairs))
   }
 
   /// Sorts pairs by key, keeping only the last pair of each key.
-  private static func sortedKeepingLast(_ pairs: [JSONObject.Element]) -> [JSONObject.Element] {
-    let order = pairs.indices.sorted {
-      let keyOrder = WebcomKey.order(pairs[$0].key, pairs[$1].key)
-      return keyOrder != 0 ? keyOrder < 0 : $0 < $1
+  private static func sortKeepingLast(_ sorted: inout [JSONObject.Element]) {
+    if sorted.count <= 32 {
+      // Stable insertion sort, in place: few keys, no extra allocation.
+      for position in 1..<sorted.count {
+        let pair = sorted[position]
+        var target = position
+        while target > 0, WebcomKey.order(sorted[target - 1].key, pair.key) > 0 {
+          sorted[target] = sorted[target - 1]
+          target -= 1
+        }
+        sorted[target] = pair
+      }
+    } else {
+      let pairs = sorted
+      sorted = pairs.indices.sorted {
+        let keyOrder = WebcomKey.order(pairs[$0].key, pairs[$1].key)
+        return keyOrder != 0 ? keyOrder < 0 : $0 < $1
+      }.map { pairs[$0] }
     }
-    var result: [JSONObject.Element] = []
-    result.reserveCapacity(pairs.count)
-    for position in order {
-      if let last = result.last, last.key == pairs[position].key {
-        result[result.count - 1] = pairs[position]
+    var kept = 0
+    for position in sorted.indices {
+      if kept > 0, sorted[kept - 1].key == sorted[position].key {
+        sorted[kept - 1] = sorted[position]
       } else {
-        result.append(pairs[position])
+        sorted[kept] = sorted[position]
+        kept += 1
       }
     }
-    return result
+    sorted.removeLast(sorted.count - kept)
   }
 
   private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
@@ -189,6 +211,7 @@ struct JSONParser {
     }
     guard depth < JSONValue.maximumDepth else { throw tooDeep() }
     var pairs: [JSONObject.Element] = []
+    pairs.reserveCapacity(8)
     var position = 0
     while true {
       let value: JSONValue
@@ -212,8 +235,7 @@ struct JSONParser {
         throw malformed("expected \",\" or \"]\"")
       }
     }
-    let object = JSONObject(pairs)
-    return object.isEmpty ? .null : .object(object)
+    return pairs.isEmpty ? .null : .object(JSONObject(sortedUniqueNonNullPairs: pairs))
   }
 
   private mutating func parseNumber() throws(Failure) -> JSONValue {
@@ -265,17 +287,29 @@ struct JSONParser {
     return .double(number)
   }
 
+  /// Parses a string; `asciiBytes` is set to its bytes in the text when it is plain ASCII
+  /// without escapes (so that keys are classified without reading the string again).
   private mutating func parseString() throws(Failure) -> String {
+    var asciiBytes: UnsafeBufferPointer<UInt8>?
+    return try parseString(asciiBytes: &asciiBytes)
+  }
+
+  private mutating func parseString(asciiBytes: inout UnsafeBufferPointer<UInt8>?)
+    throws(Failure) -> String
+  {
     index += 1
     let start = index
+    var union: UInt8 = 0
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        let string = String(
-          decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+        let string = String(decoding: raw, as: UTF8.self)
+        if union < 0x80 { asciiBytes = raw.assumingMemoryBound(to: UInt8.self) }
         index += 1
         return string
       }
+      union |= byte
       if byte == UInt8(ascii: "\\") { break }
       guard byte >= 0x20 else { throw malformed("control character in a string") }
       index += 1

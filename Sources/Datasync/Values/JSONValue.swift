@@ -27,6 +27,17 @@ enum JSONValue: Sendable, Equatable {
     }
   }
 
+  /// Whether both values are equal scalars or objects sharing their storage: a cheap test that
+  /// implies equality.
+  func isIdentical(to other: JSONValue) -> Bool {
+    switch (self, other) {
+    case (.object(let lhs), .object(let rhs)): lhs.root === rhs.root
+    case (.double(let lhs), .double(let rhs)): lhs.bitPattern == rhs.bitPattern
+    case (.object, _), (_, .object): false
+    default: self == other
+    }
+  }
+
   /// The children of an object, `nil` for other values.
   var children: JSONObject? {
     if case .object(let object) = self { return object }
@@ -50,14 +61,17 @@ enum JSONValue: Sendable, Equatable {
 
   /// The value with the descendant at `keys` replaced by `value`, normalised: setting null
   /// deletes, objects left empty vanish up the path, and a non-object on the path is replaced by
-  /// an object.
+  /// an object (unless the value set is null: deleting below a non-object changes nothing).
+  /// When nothing changes, the result shares the storage of this value.
   func setting(_ value: JSONValue, at keys: some Collection<WebcomKey>) -> JSONValue {
     setting(value, at: Array(keys)[...])
   }
 
   private func setting(_ value: JSONValue, at keys: ArraySlice<WebcomKey>) -> JSONValue {
     guard let key = keys.first else { return value.isNull ? .null : value }
-    let child = self[key].setting(value, at: keys.dropFirst())
+    let current = self[key]
+    let child = current.setting(value, at: keys.dropFirst())
+    if child.isIdentical(to: current) { return self }
     let object = (children ?? JSONObject()).setting(child, for: key)
     return object.isEmpty ? .null : .object(object)
   }
@@ -80,6 +94,11 @@ enum JSONValue: Sendable, Equatable {
 
 extension JSONValue {
   /// Encodes a value with the application's encoder and converts the JSON to the value model.
+  ///
+  /// The encoder's strategies apply (dates, data, keys); NaN and infinities are rejected unless
+  /// its `nonConformingFloatEncodingStrategy` turns them into strings. The numbers are those of
+  /// the encoder's text: `JSONEncoder` writes integral floating numbers without a fraction
+  /// (`3.0` as `3`), so they are stored as integers (and decode back as `Double`).
   ///
   /// - Throws: ``WebcomError`` with code `invalidValue` for NaN or an infinity (naming the key
   ///   path), `invalidKey` for a key that cannot be stored (naming the key path),
@@ -148,6 +167,52 @@ extension JSONValue {
       elements[index] = value
     }
     return elements
+  }
+}
+
+// MARK: - Limits
+
+extension JSONValue {
+  /// Checks that writing this value at `path` keeps the path of every stored value within the
+  /// limits: at most 32 levels and 768 UTF-8 bytes. O(size of the value).
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` naming the first path over a limit.
+  func checkLimits(at path: DatasyncPath) throws(WebcomError) {
+    guard case .object = self else { return }
+    var keys: [WebcomKey] = []
+    let bytes = path.isRoot ? 0 : path.string.utf8.count
+    if let reason = exceedsLimits(depth: path.depth, bytes: bytes, keys: &keys) {
+      let culprit =
+        path.isRoot
+        ? DatasyncPath(validatedKeys: keys)
+        : DatasyncPath(
+          validatedKeys: path.keys + keys)
+      throw WebcomError(
+        .invalidValue,
+        "the value written at \(WebcomKey.quoted(path.string)) cannot be stored: the path "
+          + "\(WebcomKey.quoted(culprit.string)) \(reason)")
+    }
+  }
+
+  /// Why a descendant path exceeds a limit, with its keys left in `keys`, or `nil`.
+  private func exceedsLimits(depth: Int, bytes: Int, keys: inout [WebcomKey]) -> String? {
+    guard case .object(let object) = self else { return nil }
+    for (key, child) in object {
+      keys.append(key)
+      let childBytes = bytes + 1 + key.utf8Count
+      if depth + 1 > DatasyncPath.maximumDepth {
+        return "is \(depth + 1) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
+      }
+      if childBytes > WebcomKey.maximumUTF8Count {
+        return "is \(childBytes) UTF-8 bytes long, more than the limit of "
+          + "\(WebcomKey.maximumUTF8Count)"
+      }
+      if let reason = child.exceedsLimits(depth: depth + 1, bytes: childBytes, keys: &keys) {
+        return reason
+      }
+      keys.removeLast()
+    }
+    return nil
   }
 }
 

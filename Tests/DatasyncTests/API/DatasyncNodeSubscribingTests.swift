@@ -46,15 +46,14 @@ import Testing
     directory.assignEmployees()
     let reader = try directory.datasyncManager.nodeThrows(for: "employees")
 
+    /// Once the writer's writes are acknowledged, the back end has sent them to the reader: a
+    /// read of an unwatched path by the reader comes back after them, and the directory's queue
+    /// then holds their events.
     func expectDirectoryEqualsNode() throws {
-      let deadline = Date(timeIntervalSinceNow: 10)
-      var expected: [String: Employee] = [:]
-      repeat {
-        let value = try waitForResult { reader.value(queue: $0, then: $1) }
-        expected = value.asDictionary()?.compactMapValues { $0.decoded(as: Employee.self) } ?? [:]
-        if directory.snapshot == expected { return }
-        directory.queue.sync {}
-      } while Date() < deadline && directory.snapshot != expected
+      let unwatched = try reader.relativeNodeThrows(for: "../unwatched")
+      try waitForResult { unwatched.value(queue: $0, then: $1) }
+      let value = DatasyncValue(database.value(at: try DatasyncPath(parsing: "employees")))
+      let expected = value.asDictionary()?.compactMapValues { $0.decoded(as: Employee.self) }
       #expect(directory.snapshot == expected)
     }
 
@@ -153,5 +152,71 @@ import Testing
     alice.datasyncService.isConnectionEnabled = true
     try waitForResult { status.relativeNode(for: "..")!.value(queue: $0, then: $1) }
     #expect(database.value(at: try DatasyncPath(parsing: "status/alice")) == .string("online"))
+  }
+}
+
+@Suite struct CompletedSubscriptionPolicyTests {
+  let queue = DispatchQueue(label: "test.policy")
+
+  private func endSubscription(
+    policy: DatasyncCompletedSubscriptionPolicy, explicitly: Bool, database: DatasyncDatabase
+  ) throws -> DatasyncNode {
+    let manager = makeApplication(database: database).datasyncService.createManager()
+    let node = try manager.nodeThrows(for: "policy")
+    let recorder = SummaryRecorder()
+    var subscription = node.subscribe(
+      to: .valueChange, stores: false, queue: queue, onEvent: recorder.record,
+      onCompletion: recorder.complete)
+    #expect(recorder.wait(events: 1))
+    subscription?.completedSubscriptionPolicy = policy
+    #expect(subscription?.completedSubscriptionPolicy == policy)
+    if explicitly { subscription?.cancel() } else { subscription = nil }
+    #expect(recorder.wait(events: 1, completions: 1))
+    return node
+  }
+
+  private func writeElsewhere(_ database: DatasyncDatabase, _ value: Int) throws {
+    let other = try makeApplication(database: database).datasyncService.createManager()
+      .nodeThrows(for: "policy")
+    try waitForResult { other.set(value, queue: $0, then: $1) }
+  }
+
+  @Test func forgetDataDropsTheCache() throws {
+    let database = DatasyncDatabase()
+    try writeElsewhere(database, 1)
+    let node = try endSubscription(policy: .forgetData, explicitly: true, database: database)
+    #expect(node.cachedValue.isNull)
+  }
+
+  @Test func keepDataKeepsTheLastValue() throws {
+    let database = DatasyncDatabase()
+    try writeElsewhere(database, 1)
+    let node = try endSubscription(policy: .keepData, explicitly: true, database: database)
+    try writeElsewhere(database, 2)
+    #expect(node.cachedValue.asInt == 1)
+  }
+
+  @Test func keepUpdatingDataKeepsListening() throws {
+    let database = DatasyncDatabase()
+    try writeElsewhere(database, 1)
+    let node = try endSubscription(policy: .keepUpdatingData, explicitly: true, database: database)
+    try writeElsewhere(database, 2)
+    try waitForResult { node.value(queue: $0, then: $1) }
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while node.cachedValue.asInt != 2 && Date() < deadline {
+      try waitForResult { node.relativeNode(for: "../elsewhere")!.value(queue: $0, then: $1) }
+    }
+    #expect(node.cachedValue.asInt == 2)
+  }
+
+  @Test func keepUpdatingDataWhenImplicitDependsOnHowTheSubscriptionEnded() throws {
+    let database = DatasyncDatabase()
+    try writeElsewhere(database, 1)
+    let explicit = try endSubscription(
+      policy: .keepUpdatingDataWhenImplicit, explicitly: true, database: database)
+    #expect(explicit.cachedValue.isNull)
+    let implicit = try endSubscription(
+      policy: .keepUpdatingDataWhenImplicit, explicitly: false, database: database)
+    #expect(implicit.cachedValue.asInt == 1)
   }
 }

@@ -86,6 +86,7 @@ private final class ResultBox<T>: @unchecked Sendable {
 }
 
 /// Runs a callback-form operation and waits (bounded) for its callback.
+@discardableResult
 func waitForResult<T>(
   timeout: TimeInterval = 10,
   _ start: (DispatchQueue, @escaping (WebcomResult<T>) -> Void) -> Void

@@ -197,6 +197,48 @@ import Testing
     #expect(value.take().map(describe) == [#"={"a":1,"b":2}"#])
   }
 
+  @Test func replacingTheWholeNodeDiffsTheWindow() throws {
+    let list = try node("replace")
+    try write(list, ["a": 1, "b": 2, "c": 3])
+    let window = EventRecorder()
+    let all = EventRecorder()
+    let types = DatasyncEventType.child(addition: true, change: true, removal: true)
+    _ = try subscribe(list, to: types, window, constraint: .last(limit: 2))
+    _ = try subscribe(list, to: types, all)
+    #expect(window.wait(forCount: 2) && all.wait(forCount: 3))
+    window.take()
+    all.take()
+    try write(list, ["b": 2, "c": 30, "d": 4])
+    #expect(window.wait(forCount: 3) && all.wait(forCount: 3))
+    #expect(window.take().map(describe) == ["-b", "+d", "~c"])
+    #expect(all.take().map(describe) == ["-a", "+d", "~c"])
+    try write(try node("replace/c"), "leaf")
+    try write(list, "not an object any more")
+    #expect(window.wait(forCount: 3) && all.wait(forCount: 4))
+    #expect(window.take().map(describe) == ["~c", "-c", "-d"])
+    #expect(all.take().map(describe) == ["~c", "-b", "-c", "-d"])
+  }
+
+  @Test func localEventsComeFirstThenAcknowledgements() throws {
+    let list = try node("acks")
+    let recorder = EventRecorder()
+    _ = try subscribe(list, to: .child(addition: true, acknowledgement: true), recorder)
+    _ = try subscribe(list, to: .value(change: true, acknowledgement: true), recorder)
+    #expect(recorder.wait(forCount: 1))
+    recorder.take()
+    let child = try #require(list.push("hello", queue: queue))
+    #expect(recorder.wait(forCount: 4))
+    let events = recorder.take()
+    let key = child.key.value
+    #expect(
+      events.map(\.eventType) == [
+        .childAddition, .valueChange, .childAcknowledgement, .valueAcknowledgement,
+      ])
+    #expect(events.map(\.acked) == [false, false, true, true])
+    #expect(events.map(\.key.value) == [key, "acks", key, "acks"])
+    #expect(events[2].value.asString == "hello")
+  }
+
   @Test func applicationsSharingADatabaseSeeEachOthersWrites() throws {
     let database = DatasyncDatabase()
     let alice = makeApplication("alice", database: database).datasyncService.createManager()

@@ -132,7 +132,13 @@ import Testing
         let parts = (0..<Int.random(in: 0...7, using: &generator)).map { _ in
           segments.randomElement(using: &generator)!
         }
-        let relative = parts.joined(separator: "/")
+        var relative = parts.joined(separator: "/")
+        if Int.random(in: 0..<10, using: &generator) == 0 {
+          relative +=
+            "/bad" + ["#", ".", "$", "[", "]", "\u{1}", "\u{7F}"].randomElement(using: &generator)!
+          #expect(path.resolvingIfValid(relative) == nil)
+          continue
+        }
         var expected = model
         for part in parts {
           switch part {
@@ -150,6 +156,10 @@ import Testing
         #expect(path.keys.map(\.value) == model)
         #expect(path.string == "/" + model.joined(separator: "/"))
         #expect(path.key.value == (model.last ?? ""))
+        #expect(
+          path.parent?.string
+            == (model.isEmpty ? nil : "/" + model.dropLast().joined(separator: "/")))
+        #expect(path.parent?.keys.map(\.value) == (model.isEmpty ? nil : Array(model.dropLast())))
         #expect(path == (try DatasyncPath(parsing: path.string)))
       }
     }

@@ -84,6 +84,42 @@ import Testing
     }
   }
 
+  /// The order of DESIGN.md §5, written the obvious (slow) way.
+  private static func referenceLess(_ lhs: String, _ rhs: String) -> Bool {
+    func integer(_ string: String) -> Int64? {
+      let digits = string.hasPrefix("-") ? string.dropFirst() : Substring(string)
+      guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+      return Int64(string)
+    }
+    switch (integer(lhs), integer(rhs)) {
+    case (let lhsValue?, let rhsValue?):
+      if lhsValue != rhsValue { return lhsValue < rhsValue }
+      if lhs.utf8.count != rhs.utf8.count { return lhs.utf8.count < rhs.utf8.count }
+      return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    case (.some, nil): return true
+    case (nil, .some): return false
+    case (nil, nil): return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+  }
+
+  @Test func randomKeysFollowTheReferenceOrder() {
+    var generator = SplitMixGenerator(seed: 11)
+    let alphabet = Array("-0019a_z\u{E9}")
+    var keys = (0..<500).map { _ in
+      String(
+        (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+          alphabet.randomElement(using: &generator)!
+        })
+    }
+    keys += ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "-0", "00"]
+    for lhs in keys.prefix(120) {
+      for rhs in keys {
+        #expect(
+          (WebcomKey(lhs) < WebcomKey(rhs)) == Self.referenceLess(lhs, rhs), "\(lhs) < \(rhs)")
+      }
+    }
+  }
+
   @Test func stringLiteralCodableAndDescription() throws {
     let key: WebcomKey = "room-1"
     #expect(key.value == "room-1")
@@ -91,6 +127,13 @@ import Testing
     let data = try JSONEncoder().encode([key])
     #expect(String(decoding: data, as: UTF8.self) == "[\"room-1\"]")
     #expect(try JSONDecoder().decode([WebcomKey].self, from: data) == [key])
+  }
+
+  @Test func dictionariesKeyedByKeysEncodeAsObjects() throws {
+    let dictionary: [WebcomKey: Int] = ["a": 1, "10": 2]
+    let data = try JSONEncoder().encode(dictionary)
+    #expect(try JSONDecoder().decode([String: Int].self, from: data) == ["a": 1, "10": 2])
+    #expect(try JSONDecoder().decode([WebcomKey: Int].self, from: data) == dictionary)
   }
 
   @Test func validationRejectsEveryForbiddenCharacter() {

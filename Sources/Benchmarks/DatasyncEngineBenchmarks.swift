@@ -1,0 +1,200 @@
+import Datasync
+import Dispatch
+import Foundation
+
+/// Measures `body` run `iterations` times and returns the cost of one iteration in nanoseconds.
+typealias BenchmarkMeasure = (_ name: String, _ iterations: Int, _ body: () -> Void) -> Double
+
+/// The timed Datasync engine cases of `datasync-bench`.
+///
+/// - Parameter measure: Runs and reports one case (name, iterations, body) without warm-up calls
+///   (the bodies count their calls); returns ns per iteration.
+func runDatasyncEngineBenchmarks(measure: BenchmarkMeasure) {
+  leafSetWithOneValueSubscriber(measure: measure)
+  pushWithLiveChildSubscription(measure: measure)
+  valueEventAfterOneChildChange(measure: measure)
+}
+
+/// Waits for events counted by a semaphore, failing loudly rather than hanging.
+private func waitOrFail(_ semaphore: DispatchSemaphore, _ what: String) {
+  guard semaphore.wait(timeout: .now() + 600) == .success else {
+    fatalError("benchmark timed out waiting for \(what)")
+  }
+}
+
+/// A counter of events whose owner waits for a given number.
+private final class EventCounter: @unchecked Sendable {
+  /// Protects `count` and `target`.
+  private let lock = NSLock()
+  private var count = 0
+  private var target = Int.max
+  let reached = DispatchSemaphore(value: 0)
+
+  func increment() {
+    let signal = lock.withLock { () -> Bool in
+      count += 1
+      return count == target
+    }
+    if signal { reached.signal() }
+  }
+
+  /// Arms the counter to signal `reached` once `total` events have arrived since its creation.
+  func expect(total: Int) {
+    let signal = lock.withLock { () -> Bool in
+      target = total
+      return count >= target
+    }
+    if signal { reached.signal() }
+  }
+}
+
+private func makeNode(_ path: String) -> DatasyncNode {
+  let application = WebcomApplication(
+    configuration: WebcomConfiguration(identifier: "bench", backEnd: .embedded(DatasyncDatabase())))
+  return application.datasyncService.createManager().node(for: path)!
+}
+
+private func fill(_ node: DatasyncNode, children count: Int, queue: DispatchQueue) {
+  let done = DispatchSemaphore(value: 0)
+  let chunk = 10_000
+  for start in stride(from: 0, to: count, by: chunk) {
+    var values: [String: Int] = [:]
+    for index in start..<min(count, start + chunk) {
+      values[String(format: "k%07d", index)] = index
+    }
+    node.merge(with: values, queue: queue) { _ in done.signal() }
+  }
+  for _ in stride(from: 0, to: count, by: chunk) { waitOrFail(done, "the fill") }
+}
+
+private func leafSetWithOneValueSubscriber(measure: BenchmarkMeasure) {
+  let queue = DispatchQueue(label: "bench.leaf")
+  let node = makeNode("bench/leaf")
+  let counter = EventCounter()
+  let subscription = node.subscribe(
+    to: .valueChange, stores: false, queue: queue, onEvent: { _ in counter.increment() })
+  counter.expect(total: 1)
+  waitOrFail(counter.reached, "the replay")
+  let iterations = 100_000
+  var value = 0
+  let nanoseconds = measure("datasync: leaf set + event to 1 value subscriber", iterations) {
+    value += 1
+    node.set(value, queue: queue)
+    if value == iterations {
+      counter.expect(total: 1 + iterations)
+      waitOrFail(counter.reached, "the events")
+    }
+  }
+  report(
+    "datasync: leaf set + event to 1 value subscriber",
+    String(format: "%10.0f sets/s", 1e9 / nanoseconds))
+  withExtendedLifetime(subscription) {}
+}
+
+private func pushCost(children: Int, measure: BenchmarkMeasure) -> Double {
+  let queue = DispatchQueue(label: "bench.push")
+  let node = makeNode("bench/list")
+  fill(node, children: children, queue: queue)
+  let counter = EventCounter()
+  let subscription = node.subscribe(
+    to: .childAddition, stores: false, queue: queue, onEvent: { _ in counter.increment() })
+  counter.expect(total: children)
+  waitOrFail(counter.reached, "the replay")
+  let iterations = 20_000
+  var pushed = 0
+  let nanoseconds = measure(
+    "datasync: push into \(children) children, live child subscription", iterations
+  ) {
+    pushed += 1
+    node.push(pushed, queue: queue)
+    if pushed == iterations {
+      counter.expect(total: children + iterations)
+      waitOrFail(counter.reached, "the additions")
+    }
+  }
+  withExtendedLifetime(subscription) {}
+  return nanoseconds
+}
+
+private func pushWithLiveChildSubscription(measure: BenchmarkMeasure) {
+  let small = pushCost(children: 1_000, measure: measure)
+  let large = pushCost(children: 1_000_000, measure: measure)
+  report(
+    "datasync: push cost ratio 1M / 1k children (goal <= 3)",
+    String(format: "%10.2f", large / small))
+}
+
+private func valueEventCost(children: Int, measure: BenchmarkMeasure) -> Double {
+  let queue = DispatchQueue(label: "bench.value")
+  let node = makeNode("bench/map")
+  fill(node, children: children, queue: queue)
+  let counter = EventCounter()
+  let subscription = node.subscribe(
+    to: .valueChange, stores: false, queue: queue, onEvent: { _ in counter.increment() })
+  counter.expect(total: 1)
+  waitOrFail(counter.reached, "the replay")
+  let child = node.relativeNode(for: "k0000500")!
+  var value = 0
+  let nanoseconds = measure(
+    "datasync: value event on \(children) children after 1 child change", 10_000
+  ) {
+    value += 1
+    counter.expect(total: 1 + value)
+    child.set(value, queue: queue)
+    waitOrFail(counter.reached, "the value event")
+  }
+  withExtendedLifetime(subscription) {}
+  return nanoseconds
+}
+
+private func valueEventAfterOneChildChange(measure: BenchmarkMeasure) {
+  let small = valueEventCost(children: 1_000, measure: measure)
+  let large = valueEventCost(children: 100_000, measure: measure)
+  report(
+    "datasync: value event cost ratio 100k / 1k children (goal <= 3)",
+    String(format: "%10.2f", large / small))
+}
+
+/// The resident memory of the process in bytes (Linux), nil elsewhere.
+private func residentBytes() -> Int? {
+  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+    return nil
+  }
+  let fields = statm.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// Measures the resident bytes per stored leaf of a database holding 1,000,000 leaves (written
+/// by a client whose cache shares the data) and prints the figure.
+///
+/// Run it before the other cases (freed memory would be reused) and keep the returned node alive
+/// until the end, so that later memory cases also get fresh pages.
+///
+/// - Returns: The node holding the data.
+func measureDatasyncEngineResidentBytesPerLeaf() -> DatasyncNode? {
+  let leaves = 1_000_000
+  let queue = DispatchQueue(label: "bench.memory")
+  guard let before = residentBytes() else {
+    print("datasync: resident bytes per leaf: not measurable on this platform")
+    return nil
+  }
+  let node = makeNode("bench/memory")
+  let done = DispatchSemaphore(value: 0)
+  let groups = 1_000
+  for group in 0..<groups {
+    var values: [String: Int] = [:]
+    for index in 0..<(leaves / groups) {
+      values[String(format: "k%04d", index)] = group * 1_000 + index
+    }
+    node.relativeNode(for: String(format: "g%04d", group))!.set(values, queue: queue) { _ in
+      done.signal()
+    }
+  }
+  for _ in 0..<groups { waitOrFail(done, "the writes") }
+  let after = residentBytes() ?? before
+  report(
+    "datasync: resident bytes per stored leaf at 1M leaves (goal <= 300)",
+    String(format: "%10.1f bytes", Double(after - before) / Double(leaves)))
+  return node
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import Datasync
+
+/// The embedded back end's write rule: a rejected write is reverted on the client.
+@Suite struct DatasyncDatabaseTests {
+  @Test func aRejectedPushIsRevertedLocallyAndReportsTheError() throws {
+    let database = DatasyncDatabase()
+    database.setWriteRule { path in
+      path.keys.contains("locked") ? WebcomError(.permissionDenied, "\(path) is locked") : nil
+    }
+    let queue = DispatchQueue(label: "test.rejected")
+    let manager = makeApplication(database: database).datasyncService.createManager()
+    let list = try manager.nodeThrows(for: "locked")
+    let recorder = EventRecorder()
+    list.subscribe(
+      to: .child(addition: true, removal: true), queue: queue, onEvent: recorder.record)
+    let loaded = EventRecorder()
+    list.subscribe(to: .valueChange, queue: queue, onEvent: loaded.record)
+    #expect(loaded.wait(forCount: 1))
+    let result = Shared<WebcomResult<Void>?>(nil)
+    let child = try #require(
+      list.push("secret", queue: queue) { outcome in result.update { $0 = outcome } })
+    #expect(recorder.wait(forCount: 2) && loaded.wait(forCount: 3))
+    queue.sync {}
+    #expect(recorder.recorded.map(describe) == ["+\(child.key.value)", "-\(child.key.value)"])
+    #expect(recorder.recorded.map(\.acked) == [false, true])
+    #expect(
+      loaded.recorded.map(\.value.isNull) == [true, false, true],
+      "\(loaded.recorded.map { ($0.value.json, $0.acked) }) \(recorder.recorded.map(describe))")
+    guard case .failure(let error)? = result.current else {
+      Issue.record("the push should fail")
+      return
+    }
+    #expect(error.code == .permissionDenied)
+    #expect(database.value(at: try DatasyncPath(parsing: "locked")) == .null)
+    #expect(list.cachedValue.isNull)
+  }
+}
+
+@Suite struct RevocationTests {
+  final class Directory: @unchecked Sendable {
+    /// Accessed only on the test's queue.
+    var members: [String: Int] = [:]
+  }
+
+  @Test func aRevokedSubscriptionCompletesWithItsErrorAndItsDataIsDropped() throws {
+    let database = DatasyncDatabase()
+    let queue = DispatchQueue(label: "test.revocation")
+    let manager = makeApplication(database: database).datasyncService.createManager()
+    let node = try manager.nodeThrows(for: "private/members")
+    try waitForResult { node.set(["ada": 1, "alan": 2], queue: $0, then: $1) }
+    // The dictionary's subscription comes first, so its completion is queued before the value
+    // subscription's, which the test waits for.
+    let directory = Directory()
+    node.assignChildren(to: \.members, on: directory, queue: queue)
+    let recorder = EventRecorder()
+    node.subscribe(
+      to: .valueChange, queue: queue, onEvent: recorder.record, onCompletion: recorder.complete)
+    #expect(recorder.wait(forCount: 1))
+    #expect(queue.sync { directory.members } == ["ada": 1, "alan": 2])
+    let error = WebcomError(.permissionDenied, "read access to /private was revoked")
+    database.revokeListens(at: try DatasyncPath(parsing: "private"), error: error)
+    #expect(recorder.waitForCompletions(1))
+    queue.sync {}
+    #expect(recorder.recordedCompletions == [.revoked(error)])
+    #expect(recorder.recordedCompletions.first?.error == error)
+    #expect(queue.sync { directory.members }.isEmpty)
+    #expect(node.cachedValue.isNull)
+    try waitForResult { node.relativeNode(for: "grace")!.set(3, queue: $0, then: $1) }
+    queue.sync {}
+    #expect(recorder.recorded.count == 1)
+    withExtendedLifetime(directory) {}
+  }
+}
