@@ -104,10 +104,8 @@ enum ReadmeTour: Walkthrough {
   static func virtualTime(print: @escaping (String) -> Void) {
     let scheduler = TestScheduler()
     let input = PassthroughSubject<String, Never>()
-    let cancellable =
-      input
-      .debounce(for: .milliseconds(300), scheduler: scheduler)
-      .sink { query in print("search '\(query)' at \(scheduler.now)") }
+    let debounced = input.debounce(for: .milliseconds(300), scheduler: scheduler)
+    let cancellable = debounced.sink { query in print("search '\(query)' at \(scheduler.now)") }
 
     input.send("s")
     scheduler.advance(by: .milliseconds(100))
