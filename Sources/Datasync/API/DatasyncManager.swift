@@ -57,20 +57,36 @@ public final class DatasyncManager: @unchecked Sendable {
     for subscription in subscriptions { subscription.cancel(explicitly: false) }
   }
 
-  /// Calls `onChange` on `queue` at every change of the service's connection state, for as long as
-  /// this manager lives (``unsubscribeFromAll()`` does not end it).
+  /// Calls `onChange` on `queue` with the service's connection state, then at every change, for
+  /// as long as the observation and this manager live (``unsubscribeFromAll()`` does not end it).
+  ///
+  /// States arrive in order and never the same state twice in a row.
+  ///
+  /// ```swift
+  /// let observation = manager.observeState(queue: .main) { state in
+  ///   banner.isHidden = state != .disconnected
+  /// }
+  /// ```
   ///
   /// - Parameters:
   ///   - queue: The queue `onChange` is called on.
-  ///   - onChange: Receives each new state.
+  ///   - onChange: Receives the current state, then each new state.
+  /// - Returns: The observation; cancel it to stop observing.
+  @discardableResult
   public func observeState(
     queue: DispatchQueue = .main, onChange: @escaping (DatasyncState) -> Void
-  ) {
-    let target = UncheckedBox(onChange)
-    let token = service.core.addStateObserver { state in
-      queue.async { target.value(state) }
-    }
+  ) -> DatasyncStateObservation {
+    let relay = StateRelay(queue: queue, onChange: onChange)
+    let core = service.core
+    let token = core.addStateObserver { state in relay.deliverChange(state) }
     lock.withLock { stateObservers.append(token) }
+    relay.deliverInitial(core.state)
+    return DatasyncStateObservation { [weak self] in
+      relay.stop()
+      core.removeStateObserver(token)
+      guard let self else { return }
+      lock.withLock { stateObservers.removeAll { $0 == token } }
+    }
   }
 
   func store(_ subscription: DatasyncSubscription) {

@@ -134,6 +134,7 @@ import Testing
     let node = try manager.nodeThrows(for: "offline")
     try waitForResult { node.set(1, queue: $0, then: $1) }
     #expect(service.state != .disconnected)
+    #expect(connected.wait(timeout: .now() + 10) == .success)
     let recorder = EventRecorder()
     node.subscribe(to: .valueChange, queue: queue, onEvent: recorder.record)
     #expect(recorder.wait(forCount: 1))
@@ -147,5 +148,31 @@ import Testing
     #expect(connected.wait(timeout: .now() + 10) == .success)
     try waitForResult { node.increment(queue: $0, then: $1) }
     #expect(database.value(at: try DatasyncPath(parsing: "offline")) == .int(3))
+    let observed = states.current
+    #expect(observed.suffix(2).first == .disconnected)
+    #expect(zip(observed, observed.dropFirst()).allSatisfy { $0 != $1 })
+  }
+
+  @Test func stateObservationStartsWithTheCurrentStateAndStopsWhenCancelled() throws {
+    let application = makeApplication()
+    let service = application.datasyncService
+    let manager = service.createManager()
+    try waitForResult { manager.node(for: "warm")!.set(1, queue: $0, then: $1) }
+    let current = service.state
+    let states = Shared<[DatasyncState]>([])
+    let first = DispatchSemaphore(value: 0)
+    let observation = manager.observeState(queue: queue) { state in
+      states.update { $0.append(state) }
+      first.signal()
+    }
+    #expect(first.wait(timeout: .now() + 10) == .success)
+    #expect(states.current == [current])
+    observation.cancel()
+    observation.cancel()
+    service.isConnectionEnabled = false
+    service.isConnectionEnabled = true
+    try waitForResult { manager.node(for: "warm")!.set(2, queue: $0, then: $1) }
+    queue.sync {}
+    #expect(states.current == [current])
   }
 }
