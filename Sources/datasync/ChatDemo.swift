@@ -59,19 +59,20 @@ struct ChatDemo {
       }
     }
 
-    var previous = monitor.snapshot()
-    var elapsed = 0.0
-    while ContinuousClock.now < deadline {
+    let start = ContinuousClock.now
+    var previous = (time: start, figures: monitor.snapshot())
+    repeat {
       try await Task.sleep(for: .milliseconds(500))
-      elapsed += 0.5
+      let now = ContinuousClock.now
       let current = monitor.snapshot()
-      let rate = Double(current.liveInsertions - previous.liveInsertions) / 0.5
+      let interval = seconds(now - previous.time)
+      let rate = Double(current.liveInsertions - previous.figures.liveInsertions) / interval
       print(
         String(
           format: "  %5.1f s  feed: %6d messages  %8.0f new messages/s  duplicates: %d",
-          elapsed, current.feedCount, rate, current.duplicates))
-      previous = current
-    }
+          seconds(now - start), current.feedCount, rate, current.duplicates))
+      previous = (now, current)
+    } while ContinuousClock.now < deadline
     var pushed = 0
     for writer in writers {
       pushed += try await writer.value
@@ -108,6 +109,11 @@ struct ChatDemo {
     print(succeeded ? "OK: the feed matches the database." : "FAILED: the feed does not match.")
     return succeeded
   }
+}
+
+/// A duration in seconds.
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 /// What the reader's pipeline keeps of one emission of the children stream.
@@ -147,10 +153,7 @@ final class FeedMonitor: @unchecked Sendable {
   func record(_ update: FeedUpdate) {
     lock.withLock {
       if update.isInitialLoad {
-        let elapsed = ContinuousClock.now - start
-        let milliseconds =
-          Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-        figures.initialLoad = (update.feed.count, milliseconds)
+        figures.initialLoad = (update.feed.count, seconds(ContinuousClock.now - start) * 1_000)
       } else {
         figures.liveInsertions += update.insertedKeys.count
       }
