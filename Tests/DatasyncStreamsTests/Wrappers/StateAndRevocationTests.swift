@@ -25,9 +25,11 @@ import Testing
   @Test func managerStateStopsWhenCancelled() async throws {
     let application = makeApplication()
     let manager = application.datasyncService.createManager()
+    try await manager.nodeThrows(for: "warm").set(true)
     let recorder = RecordingSubscriber<DatasyncState, Never>()
     manager.streams.state.subscribe(recorder)
     #expect(await eventually { recorder.values.count == 1 })
+    #expect(recorder.values == [application.datasyncService.state])
     recorder.cancel()
     application.datasyncService.isConnectionEnabled = false
     application.datasyncService.isConnectionEnabled = true
