@@ -77,10 +77,7 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
     self.waiter = nil
     isTerminated = true
     lock.unlock()
-    switch completion {
-    case .finished: waiter.resume(returning: UnsafeTransfer(.success(nil)))
-    case .failure(let error): waiter.resume(returning: UnsafeTransfer(.failure(error)))
-    }
+    waiter.resume(ending: completion)
   }
 
   /// Takes the oldest kept value, or waits for one; nil at the end, a failure once.
@@ -105,10 +102,7 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
           self.completion = nil
           isTerminated = true
           lock.unlock()
-          switch completion {
-          case .finished: waiter.resume(returning: UnsafeTransfer(.success(nil)))
-          case .failure(let error): waiter.resume(returning: UnsafeTransfer(.failure(error)))
-          }
+          waiter.resume(ending: completion)
           return
         }
         self.waiter = waiter

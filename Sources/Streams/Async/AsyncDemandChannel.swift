@@ -69,10 +69,7 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
     }
     lock.unlock()
     guard let waiter else { return }
-    switch completion {
-    case .finished: waiter.resume(returning: UnsafeTransfer(.success(nil)))
-    case .failure(let error): waiter.resume(returning: UnsafeTransfer(.failure(error)))
-    }
+    waiter.resume(ending: completion)
   }
 
   /// Waits for the next value: nil at the end, a failure once.
