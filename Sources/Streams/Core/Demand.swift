@@ -23,10 +23,15 @@ extension Subscribers {
     }
 
     /// A demand for as many values as the publisher can produce.
-    public static let unlimited = Demand(rawValue: .max)
+    ///
+    /// Computed and `@inlinable` (rather than a stored static) so that hot paths read a constant
+    /// instead of calling the accessor of a lazily initialised global.
+    @inlinable
+    public static var unlimited: Demand { Demand(rawValue: .max) }
 
     /// A demand for no value.
-    public static let none = Demand(rawValue: 0)
+    @inlinable
+    public static var none: Demand { Demand(rawValue: 0) }
 
     /// A demand for at most `value` values.
     ///

@@ -16,6 +16,12 @@ public protocol Publisher<Output, Failure> {
 
 extension Publisher {
   /// Attaches `subscriber` to this publisher.
+  ///
+  /// Operators inside this module call `upstream.receive(subscriber:)` directly instead: the
+  /// optimiser stops specialising a generic function that recurs on one call chain with ever
+  /// larger type arguments (it accepts one such cycle), and a chain whose operators all went
+  /// through this one method would make it recur once per operator, leaving the rest of the
+  /// chain unspecialised.
   @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S)
   where S.Input == Output, S.Failure == Failure {

@@ -61,7 +61,7 @@ internal final class RefCountedConnection: @unchecked Sendable {
       subscribers += 1
       return subscribers == 1
     }
-    publisher.subscribe(RefCountedSubscriber(downstream: subscriber, owner: self))
+    publisher.receive(subscriber: RefCountedSubscriber(downstream: subscriber, owner: self))
     guard isFirst else { return }
     let made = connect()
     let stale = lock.withLock { () -> (any Cancellable)? in

@@ -73,7 +73,7 @@ extension Publishers {
       let subscription = BufferSubscription(
         downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull)
       subscription.start()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

@@ -47,17 +47,19 @@ extension Publishers {
       let relay = SequentialUpstreamSubscription(downstream: subscriber)
       let handler = self.handler
       relay.start()
-      upstream.subscribe(
-        SequentialUpstreamInput<Output, Upstream.Failure, S>(relay) { completion in
-          switch completion {
-          case .finished:
-            relay.complete(.finished)
-          case .failure(let error):
-            guard relay.isActive else { return }
-            handler(error).subscribe(
-              SequentialUpstreamInput<Output, Failure, S>(relay) { relay.complete($0) })
-          }
-        })
+      upstream.receive(
+        subscriber:
+          SequentialUpstreamInput<Output, Upstream.Failure, S>(relay) { completion in
+            switch completion {
+            case .finished:
+              relay.complete(.finished)
+            case .failure(let error):
+              guard relay.isActive else { return }
+              handler(error).receive(
+                subscriber:
+                  SequentialUpstreamInput<Output, Failure, S>(relay) { relay.complete($0) })
+            }
+          })
     }
   }
 
@@ -86,23 +88,25 @@ extension Publishers {
       let relay = SequentialUpstreamSubscription(downstream: subscriber)
       let handler = self.handler
       relay.start()
-      upstream.subscribe(
-        SequentialUpstreamInput<Output, Upstream.Failure, S>(relay) { completion in
-          switch completion {
-          case .finished:
-            relay.complete(.finished)
-          case .failure(let error):
-            guard relay.isActive else { return }
-            do {
-              try handler(error).subscribe(
-                SequentialUpstreamInput<Output, NewPublisher.Failure, S>(relay) {
-                  relay.complete($0.mapFailure { $0 })
-                })
-            } catch {
-              relay.complete(.failure(error))
+      upstream.receive(
+        subscriber:
+          SequentialUpstreamInput<Output, Upstream.Failure, S>(relay) { completion in
+            switch completion {
+            case .finished:
+              relay.complete(.finished)
+            case .failure(let error):
+              guard relay.isActive else { return }
+              do {
+                try handler(error).receive(
+                  subscriber:
+                    SequentialUpstreamInput<Output, NewPublisher.Failure, S>(relay) {
+                      relay.complete($0.mapFailure { $0 })
+                    })
+              } catch {
+                relay.complete(.failure(error))
+              }
             }
-          }
-        })
+          })
     }
   }
 }

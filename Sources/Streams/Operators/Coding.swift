@@ -83,7 +83,7 @@ extension Publishers {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure> {
         try encoder.encode($0)
       }
-      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
     }
   }
 
@@ -111,7 +111,7 @@ extension Publishers {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure> {
         try decoder.decode(Output.self, from: $0)
       }
-      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
     }
   }
 }

@@ -72,7 +72,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = CollectByCountLogic<Upstream.Output, Failure>(count: Swift.max(1, count))
-      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
     }
   }
 }

@@ -64,7 +64,7 @@ extension Publishers {
         downstream: subscriber, strategy: strategy, options: options)
       subscription.start()
       subscription.openWindow(generation: 0)
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

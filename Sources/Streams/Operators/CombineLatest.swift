@@ -91,10 +91,12 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output)
       }
       subscription.start()
-      a.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
+      a.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
     }
   }
 
@@ -126,12 +128,15 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
       }
       subscription.start()
-      a.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
+      a.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
+      c.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
     }
   }
 
@@ -166,14 +171,18 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
       }
       subscription.start()
-      a.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
-      d.subscribe(
-        ErasedUpstreamLink<CombineLatestSubscription<S>, D.Output>(owner: subscription, index: 3))
+      a.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
+      c.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
+      d.receive(
+        subscriber:
+          ErasedUpstreamLink<CombineLatestSubscription<S>, D.Output>(owner: subscription, index: 3))
     }
   }
 }
@@ -217,9 +226,10 @@ extension Publishers {
       ) { $0.map { $0 as! Upstreams.Element.Output } }
       subscription.start()
       for (index, publisher) in publishers.enumerated() {
-        publisher.subscribe(
-          ErasedUpstreamLink<CombineLatestSubscription<S>, Upstreams.Element.Output>(
-            owner: subscription, index: index))
+        publisher.receive(
+          subscriber:
+            ErasedUpstreamLink<CombineLatestSubscription<S>, Upstreams.Element.Output>(
+              owner: subscription, index: index))
       }
     }
   }

@@ -47,7 +47,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
     }
 
     @usableFromInline
@@ -102,7 +102,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let logic = TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
         transform: transform)
-      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
     }
   }
 }

@@ -85,17 +85,19 @@ extension Publishers {
       let relay = SequentialUpstreamSubscription(downstream: subscriber)
       let suffix = self.suffix
       relay.start()
-      prefix.subscribe(
-        SequentialUpstreamInput<Output, Failure, S>(relay) { completion in
-          switch completion {
-          case .finished:
-            guard relay.isActive else { return }
-            suffix.subscribe(
-              SequentialUpstreamInput<Output, Failure, S>(relay) { relay.complete($0) })
-          case .failure:
-            relay.complete(completion)
-          }
-        })
+      prefix.receive(
+        subscriber:
+          SequentialUpstreamInput<Output, Failure, S>(relay) { completion in
+            switch completion {
+            case .finished:
+              guard relay.isActive else { return }
+              suffix.receive(
+                subscriber:
+                  SequentialUpstreamInput<Output, Failure, S>(relay) { relay.complete($0) })
+            case .failure:
+              relay.complete(completion)
+            }
+          })
     }
   }
 }

@@ -58,7 +58,7 @@ extension Publishers {
       let subscription = DebounceSubscription(
         downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options)
       subscription.start()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

@@ -65,7 +65,7 @@ extension Publishers {
         downstream: subscriber, scheduler: scheduler, options: options,
         delay: (interval, tolerance))
       subscription.start()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

@@ -35,7 +35,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = OutputLogic<Output, Failure>(range: count..<Int.max)
-      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
     }
   }
 }

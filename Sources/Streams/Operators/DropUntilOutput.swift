@@ -47,8 +47,8 @@ extension Publishers {
         downstream: subscriber, kind: .dropUntil,
         select: { value, trigger in trigger == nil ? nil : value }, failure: { $0 })
       subscription.start()
-      other.subscribe(SecondaryLink(owner: subscription, id: 0))
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

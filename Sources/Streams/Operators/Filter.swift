@@ -55,7 +55,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+      upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
     }
 
     @usableFromInline
@@ -109,7 +109,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded)
-      upstream.subscribe(FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
     }
   }
 }

@@ -55,7 +55,7 @@ extension Publishers {
       let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
         downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
       subscription.start()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }
@@ -190,7 +190,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     let id = state.addInner()
     lock.unlock()
     guard let id else { return }
-    inner.subscribe(SecondaryLink(owner: self, id: id))
+    inner.receive(subscriber: SecondaryLink(owner: self, id: id))
   }
 
   @inlinable

@@ -71,7 +71,7 @@ extension Publishers {
         subscription: receiveSubscription, output: receiveOutput,
         completion: receiveCompletion, cancel: receiveCancel, request: receiveRequest,
         returnedDemand: nil)
-      upstream.subscribe(ObservingSubscriber(downstream: subscriber, hooks: hooks))
+      upstream.receive(subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks))
     }
   }
 }

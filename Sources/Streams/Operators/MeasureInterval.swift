@@ -37,9 +37,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(
-        MeasureIntervalSubscriber<Upstream.Output, S, Context>(
-          downstream: subscriber, scheduler: scheduler))
+      upstream.receive(
+        subscriber:
+          MeasureIntervalSubscriber<Upstream.Output, S, Context>(
+            downstream: subscriber, scheduler: scheduler))
     }
   }
 }

@@ -117,8 +117,8 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 2)
       subscription.start()
-      a.subscribe(UpstreamLink(owner: subscription, index: 0))
-      b.subscribe(UpstreamLink(owner: subscription, index: 1))
+      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
     }
   }
 
@@ -148,9 +148,9 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 3)
       subscription.start()
-      a.subscribe(UpstreamLink(owner: subscription, index: 0))
-      b.subscribe(UpstreamLink(owner: subscription, index: 1))
-      c.subscribe(UpstreamLink(owner: subscription, index: 2))
+      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
+      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
     }
   }
 
@@ -186,10 +186,10 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 4)
       subscription.start()
-      a.subscribe(UpstreamLink(owner: subscription, index: 0))
-      b.subscribe(UpstreamLink(owner: subscription, index: 1))
-      c.subscribe(UpstreamLink(owner: subscription, index: 2))
-      d.subscribe(UpstreamLink(owner: subscription, index: 3))
+      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
+      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
+      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
     }
   }
 
@@ -229,11 +229,11 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 5)
       subscription.start()
-      a.subscribe(UpstreamLink(owner: subscription, index: 0))
-      b.subscribe(UpstreamLink(owner: subscription, index: 1))
-      c.subscribe(UpstreamLink(owner: subscription, index: 2))
-      d.subscribe(UpstreamLink(owner: subscription, index: 3))
-      e.subscribe(UpstreamLink(owner: subscription, index: 4))
+      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
+      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
+      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
+      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
     }
   }
 
@@ -278,12 +278,12 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 6)
       subscription.start()
-      a.subscribe(UpstreamLink(owner: subscription, index: 0))
-      b.subscribe(UpstreamLink(owner: subscription, index: 1))
-      c.subscribe(UpstreamLink(owner: subscription, index: 2))
-      d.subscribe(UpstreamLink(owner: subscription, index: 3))
-      e.subscribe(UpstreamLink(owner: subscription, index: 4))
-      f.subscribe(UpstreamLink(owner: subscription, index: 5))
+      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
+      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
+      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
+      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
+      f.receive(subscriber: UpstreamLink(owner: subscription, index: 5))
     }
   }
 
@@ -331,13 +331,13 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 7)
       subscription.start()
-      a.subscribe(UpstreamLink(owner: subscription, index: 0))
-      b.subscribe(UpstreamLink(owner: subscription, index: 1))
-      c.subscribe(UpstreamLink(owner: subscription, index: 2))
-      d.subscribe(UpstreamLink(owner: subscription, index: 3))
-      e.subscribe(UpstreamLink(owner: subscription, index: 4))
-      f.subscribe(UpstreamLink(owner: subscription, index: 5))
-      g.subscribe(UpstreamLink(owner: subscription, index: 6))
+      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
+      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
+      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
+      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
+      f.receive(subscriber: UpstreamLink(owner: subscription, index: 5))
+      g.receive(subscriber: UpstreamLink(owner: subscription, index: 6))
     }
   }
 
@@ -390,14 +390,14 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = MergeSubscription(downstream: subscriber, count: 8)
       subscription.start()
-      a.subscribe(UpstreamLink(owner: subscription, index: 0))
-      b.subscribe(UpstreamLink(owner: subscription, index: 1))
-      c.subscribe(UpstreamLink(owner: subscription, index: 2))
-      d.subscribe(UpstreamLink(owner: subscription, index: 3))
-      e.subscribe(UpstreamLink(owner: subscription, index: 4))
-      f.subscribe(UpstreamLink(owner: subscription, index: 5))
-      g.subscribe(UpstreamLink(owner: subscription, index: 6))
-      h.subscribe(UpstreamLink(owner: subscription, index: 7))
+      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
+      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
+      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
+      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
+      f.receive(subscriber: UpstreamLink(owner: subscription, index: 5))
+      g.receive(subscriber: UpstreamLink(owner: subscription, index: 6))
+      h.receive(subscriber: UpstreamLink(owner: subscription, index: 7))
     }
   }
 
@@ -433,7 +433,7 @@ extension Publishers {
       let subscription = MergeSubscription(downstream: subscriber, count: publishers.count)
       subscription.start()
       for (index, publisher) in publishers.enumerated() {
-        publisher.subscribe(UpstreamLink(owner: subscription, index: index))
+        publisher.receive(subscriber: UpstreamLink(owner: subscription, index: index))
       }
     }
 

@@ -45,8 +45,8 @@ extension Publishers {
       let subscription = TriggeredSubscription<Upstream.Output, Other, S>(
         downstream: subscriber, kind: .prefixUntil, select: { value, _ in value }, failure: nil)
       subscription.start()
-      other.subscribe(SecondaryLink(owner: subscription, id: 0))
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

@@ -43,7 +43,7 @@ extension Publishers {
       let subscription = ScheduledRelaySubscription(
         downstream: subscriber, scheduler: scheduler, options: options, delay: nil)
       subscription.start()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

@@ -35,9 +35,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(
-        ReplacingSubscriber<Failure, S>(
-          downstream: subscriber, replacement: output, replacesEmpty: true, convert: { $0 }))
+      upstream.receive(
+        subscriber:
+          ReplacingSubscriber<Failure, S>(
+            downstream: subscriber, replacement: output, replacesEmpty: true, convert: { $0 }))
     }
   }
 }

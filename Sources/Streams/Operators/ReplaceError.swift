@@ -35,9 +35,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(
-        ReplacingSubscriber<Upstream.Failure, S>(
-          downstream: subscriber, replacement: output, replacesEmpty: false, convert: { _ in nil }))
+      upstream.receive(
+        subscriber:
+          ReplacingSubscriber<Upstream.Failure, S>(
+            downstream: subscriber, replacement: output, replacesEmpty: false, convert: { _ in nil }
+          ))
     }
   }
 }

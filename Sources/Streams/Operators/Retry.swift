@@ -45,14 +45,15 @@ extension Publishers {
       _ upstream: Upstream, relay: SequentialUpstreamSubscription<S>, remaining: Int?
     ) where S.Input == Output, S.Failure == Failure {
       guard relay.isActive else { return }
-      upstream.subscribe(
-        SequentialUpstreamInput<Output, Failure, S>(relay) { completion in
-          if case .failure = completion, remaining.map({ $0 > 0 }) ?? true {
-            attempt(upstream, relay: relay, remaining: remaining.map { $0 - 1 })
-          } else {
-            relay.complete(completion)
-          }
-        })
+      upstream.receive(
+        subscriber:
+          SequentialUpstreamInput<Output, Failure, S>(relay) { completion in
+            if case .failure = completion, remaining.map({ $0 > 0 }) ?? true {
+              attempt(upstream, relay: relay, remaining: remaining.map { $0 - 1 })
+            } else {
+              relay.complete(completion)
+            }
+          })
     }
   }
 }

@@ -36,7 +36,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber))
     }
 
     /// The same publisher with a different failure type.

@@ -42,7 +42,7 @@ extension Publishers {
       let upstream = self.upstream
       let inner = SubscribeOnSubscriber(
         downstream: subscriber, scheduler: scheduler, options: options)
-      scheduler.schedule(options: options) { upstream.subscribe(inner) }
+      scheduler.schedule(options: options) { upstream.receive(subscriber: inner) }
     }
   }
 }

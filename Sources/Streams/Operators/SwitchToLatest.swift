@@ -38,7 +38,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
       subscription.start()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }
@@ -151,7 +151,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     lock.unlock()
     guard let switched else { return }
     switched.previous?.cancel()
-    inner.subscribe(SecondaryLink(owner: self, id: switched.id))
+    inner.receive(subscriber: SecondaryLink(owner: self, id: switched.id))
   }
 
   @inlinable

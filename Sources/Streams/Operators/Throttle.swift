@@ -63,7 +63,7 @@ extension Publishers {
       let subscription = ThrottleSubscription(
         downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
       subscription.start()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

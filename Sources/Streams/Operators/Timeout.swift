@@ -65,7 +65,7 @@ extension Publishers {
         customError: customError)
       subscription.start()
       subscription.startWait()
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

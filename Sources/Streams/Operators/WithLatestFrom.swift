@@ -63,8 +63,8 @@ extension Publishers {
         select: { value, latest in latest.map { resultSelector(value, $0) } },
         failure: { $0 })
       subscription.start()
-      other.subscribe(SecondaryLink(owner: subscription, id: 0))
-      upstream.subscribe(UpstreamLink(owner: subscription, index: 0))
+      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
+      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
   }
 }

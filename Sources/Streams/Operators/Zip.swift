@@ -91,8 +91,10 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output)
       }
       subscription.start()
-      a.subscribe(ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
+      a.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
     }
   }
 
@@ -124,9 +126,12 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
       }
       subscription.start()
-      a.subscribe(ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.subscribe(ErasedUpstreamLink<ZipSubscription<S>, C.Output>(owner: subscription, index: 2))
+      a.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
+      c.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, C.Output>(owner: subscription, index: 2))
     }
   }
 
@@ -161,10 +166,14 @@ extension Publishers {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
       }
       subscription.start()
-      a.subscribe(ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.subscribe(ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.subscribe(ErasedUpstreamLink<ZipSubscription<S>, C.Output>(owner: subscription, index: 2))
-      d.subscribe(ErasedUpstreamLink<ZipSubscription<S>, D.Output>(owner: subscription, index: 3))
+      a.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
+      b.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
+      c.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, C.Output>(owner: subscription, index: 2))
+      d.receive(
+        subscriber: ErasedUpstreamLink<ZipSubscription<S>, D.Output>(owner: subscription, index: 3))
     }
   }
 }

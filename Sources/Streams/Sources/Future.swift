@@ -14,10 +14,11 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// The callback that fulfils a future.
   public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
-  private let lock = StreamsLock()
-  // Protected by `lock`: the result once known, the subscriptions waiting for it.
-  private var result: Result<Output, Failure>?
-  private var waiting: [FutureConduit<Output, Failure>] = []
+  @usableFromInline let lock = StreamsLock()
+  // Protected by `lock`: the subscriptions waiting for the result, the result once known. They
+  // are `@exclusivity(unchecked)`: the lock already makes each access exclusive.
+  @exclusivity(unchecked) @usableFromInline var waiting: [FutureConduit<Output, Failure>] = []
+  @exclusivity(unchecked) @usableFromInline var result: Result<Output, Failure>?
 
   /// A future whose result `attemptToFulfill` provides through its promise.
   public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
@@ -39,7 +40,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
   }
 
-  fileprivate func detach(_ conduit: FutureConduit<Output, Failure>) {
+  @usableFromInline
+  func detach(_ conduit: FutureConduit<Output, Failure>) {
     lock.lock()
     let index = waiting.firstIndex { $0 === conduit }
     let removed = index.map { waiting.remove(at: $0) }
@@ -47,6 +49,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     withExtendedLifetime(removed) {}
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let conduit = FutureSubscription(subscriber, future: self)
     lock.lock()
@@ -57,41 +60,81 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     lock.unlock()
     subscriber.receive(subscription: conduit)
     if let known {
-      conduit.resolve(known)
+      conduit.accept(known)
     }
   }
 }
 
 /// A future's link to one subscriber, seen by the future without the subscriber's type.
-private class FutureConduit<Output, Failure: Error>: @unchecked Sendable {
-  func resolve(_ result: Result<Output, Failure>) {}
+///
+/// The future resolves it through a handler that `FutureSubscription` creates in its `@inlinable`
+/// initialiser, so that delivery is specialised for the subscriber in the module that subscribes
+/// (see `HandlerSubscription`).
+@usableFromInline
+internal class FutureConduit<Output, Failure: Error>: HandlerSubscription, @unchecked Sendable {
+  // Set in `init` and never changed; the subclass guards its own state.
+  @usableFromInline let resolveHandler: (FutureConduit, Result<Output, Failure>) -> Void
+
+  @inlinable
+  init(
+    resolve: @escaping (FutureConduit, Result<Output, Failure>) -> Void,
+    request: @escaping (HandlerSubscription, Subscribers.Demand) -> Void,
+    cancel: @escaping (HandlerSubscription) -> Void
+  ) {
+    resolveHandler = resolve
+    super.init(request: request, cancel: cancel)
+  }
+
+  /// Hands the future's result to the subscription.
+  @inlinable
+  final func resolve(_ result: Result<Output, Failure>) {
+    resolveHandler(self, result)
+  }
 }
 
 /// Delivers the future's result once both the result and demand are there.
-private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
+@usableFromInline
+internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
   Downstream.Input, Downstream.Failure
->, Subscription, @unchecked Sendable
+>, @unchecked Sendable
 {
-  private let lock = StreamsLock()
-  // Protected by `lock`: subscriber (nil once done), future (nil once resolved), result, demand.
-  private var downstream: Downstream?
-  private var future: Future<Downstream.Input, Downstream.Failure>?
-  private var result: Result<Downstream.Input, Downstream.Failure>?
-  private var hasDemand = false
+  @usableFromInline let lock = StreamsLock()
+  // Protected by `lock`: demand, subscriber (nil once done), future (nil once resolved), result.
+  // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive.
+  @exclusivity(unchecked) @usableFromInline var hasDemand = false
+  @exclusivity(unchecked) @usableFromInline var future:
+    Future<Downstream.Input, Downstream.Failure>?
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var result:
+    Result<Downstream.Input, Downstream.Failure>?
 
+  @inlinable
   init(_ downstream: Downstream, future: Future<Downstream.Input, Downstream.Failure>) {
     self.downstream = downstream
     self.future = future
+    super.init(
+      resolve: { conduit, result in
+        unsafeDowncast(conduit, to: FutureSubscription<Downstream>.self).accept(result)
+      },
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: FutureSubscription<Downstream>.self).add(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: FutureSubscription<Downstream>.self).stop()
+      })
   }
 
-  override func resolve(_ result: Result<Downstream.Input, Downstream.Failure>) {
+  /// Keeps the result and delivers it if there is demand (a failure needs none).
+  @inlinable
+  func accept(_ result: Result<Downstream.Input, Downstream.Failure>) {
     lock.lock()
     future = nil
     self.result = result
     deliverIfReady()
   }
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func add(_ demand: Subscribers.Demand) {
     guard demand > 0 else { return }
     lock.lock()
     hasDemand = true
@@ -99,7 +142,8 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
   }
 
   /// Called with the lock held; unlocks.
-  private func deliverIfReady() {
+  @inlinable
+  func deliverIfReady() {
     guard let downstream, let result, hasDemand || isFailure(result) else {
       lock.unlock()
       return
@@ -115,12 +159,14 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
     }
   }
 
-  private func isFailure(_ result: Result<Downstream.Input, Downstream.Failure>) -> Bool {
+  @inlinable
+  func isFailure(_ result: Result<Downstream.Input, Downstream.Failure>) -> Bool {
     if case .failure = result { return true }
     return false
   }
 
-  func cancel() {
+  @inlinable
+  func stop() {
     lock.lock()
     let downstream = self.downstream
     let future = self.future

@@ -13,6 +13,7 @@ public struct Just<Output>: Publisher {
     self.output = output
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subscriber.receive(subscription: SingleValueSubscription(subscriber, result: .success(output)))
   }
@@ -21,21 +22,37 @@ public struct Just<Output>: Publisher {
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// Delivers a result once there is demand: a value followed by `.finished`, or a failure.
-internal final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
+/// The subscription of `Just` and `Optional.Publisher`: delivers one result on the first demand.
+///
+/// Its methods are `@inlinable` and reached through handlers created in `init`, so that delivery
+/// is specialised for the concrete subscriber in the module that subscribes (see
+/// `HandlerSubscription`).
+@usableFromInline
+internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSubscription,
   @unchecked Sendable
 {
-  private let lock = StreamsLock()
-  // Protected by `lock`: the subscriber and result until delivered or cancelled.
-  private var downstream: Downstream?
-  private var result: Result<Downstream.Input, Downstream.Failure>?
+  @usableFromInline let lock = StreamsLock()
+  // Protected by `lock`: the subscriber and result until delivered or cancelled. They are
+  // `@exclusivity(unchecked)`: the lock already makes each access exclusive.
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var result:
+    Result<Downstream.Input, Downstream.Failure>?
 
+  @inlinable
   init(_ downstream: Downstream, result: Result<Downstream.Input, Downstream.Failure>) {
     self.downstream = downstream
     self.result = result
+    super.init(
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: SingleValueSubscription<Downstream>.self).deliver(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: SingleValueSubscription<Downstream>.self).stop()
+      })
   }
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func deliver(_ demand: Subscribers.Demand) {
     lock.lock()
     guard demand > 0, let downstream, let result else {
       lock.unlock()
@@ -53,7 +70,8 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
     }
   }
 
-  func cancel() {
+  @inlinable
+  func stop() {
     lock.lock()
     let downstream = self.downstream
     let result = self.result

@@ -13,6 +13,7 @@ extension Optional {
       self.output = output
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Wrapped, S.Failure == Never {
       guard let output else {

@@ -18,6 +18,7 @@ extension Publishers {
       self.sequence = sequence
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       var iterator = sequence.makeIterator()
@@ -48,27 +49,45 @@ extension Sequence {
 }
 
 /// The subscription of `Publishers.Sequence`.
-private final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
-  Subscription, @unchecked Sendable
+///
+/// Its methods are `@inlinable` and reached through handlers created in `init`, so that the
+/// delivery loop is specialised for the concrete subscriber in the module that subscribes (see
+/// `HandlerSubscription`).
+@usableFromInline
+internal final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
+  HandlerSubscription, @unchecked Sendable
 where Downstream.Input == Iterator.Element {
-  private let lock = StreamsLock()
-  private let isCancelled = Atomic<Bool>(false)
+  @usableFromInline let lock = StreamsLock()
+  @usableFromInline let isCancelled = Atomic<Bool>(false)
   // Protected by `lock`: the subscriber, demand not yet taken by the delivering thread, whether a
   // thread is delivering. `iterator` and `upcoming` belong to the delivering thread, handed over
   // through `isDelivering` under the lock.
-  private var downstream: Downstream?
-  private var pendingDemand = Subscribers.Demand.none
-  private var isDelivering = false
-  private var iterator: Iterator
-  private var upcoming: Iterator.Element?
+  // They are `@exclusivity(unchecked)`: the lock and the hand-over make each access exclusive, and the
+  // runtime check would cost two calls per access in the code inlined into client modules.
+  @exclusivity(unchecked) @usableFromInline var pendingDemand = Subscribers.Demand.none
+  @exclusivity(unchecked) @usableFromInline var isDelivering = false
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var iterator: Iterator
+  @exclusivity(unchecked) @usableFromInline var upcoming: Iterator.Element?
 
+  @inlinable
   init(_ downstream: Downstream, iterator: Iterator, first: Iterator.Element) {
     self.downstream = downstream
     self.iterator = iterator
     upcoming = first
+    super.init(
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: SequenceSubscription<Downstream, Iterator>.self).deliver(
+          demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: SequenceSubscription<Downstream, Iterator>.self).stop()
+      })
   }
 
-  func request(_ demand: Subscribers.Demand) {
+  /// Adds demand; the first thread to find no delivery in progress delivers in a loop.
+  @inlinable
+  func deliver(_ demand: Subscribers.Demand) {
     lock.lock()
     guard let downstream, demand > 0 else {
       lock.unlock()
@@ -108,7 +127,8 @@ where Downstream.Input == Iterator.Element {
     }
   }
 
-  private func finish(_ downstream: Downstream) {
+  @inlinable
+  func finish(_ downstream: Downstream) {
     lock.lock()
     let isLive = self.downstream != nil
     self.downstream = nil
@@ -118,7 +138,8 @@ where Downstream.Input == Iterator.Element {
     }
   }
 
-  func cancel() {
+  @inlinable
+  func stop() {
     isCancelled.store(true, ordering: .relaxed)
     lock.lock()
     let downstream = self.downstream

@@ -10,22 +10,27 @@
 /// count.value += 1                              // prints 1
 /// ```
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  private let core = SubjectCore<Output, Failure>()
+  @usableFromInline let core = SubjectCore<Output, Failure>()
   // Protected by `core`'s lock: the current value and the sequence number of the send that set it.
-  private var current: Output
-  private var currentSequence: UInt64 = 0
+  // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
+  // runtime check would cost two calls per access in the code inlined into client modules.
+  @exclusivity(unchecked) @usableFromInline var currentSequence: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var current: Output
 
   /// A subject holding `value`.
+  @inlinable
   public init(_ value: Output) {
     current = value
   }
 
   /// The current value; setting it sends the new value to subscribers.
+  @inlinable
   public var value: Output {
     get { core.withLock { current } }
     set { send(newValue) }
   }
 
+  @inlinable
   public func send(_ value: Output) {
     guard
       let (conduits, sequence) = core.prepareSend({ sequence in
@@ -38,12 +43,14 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     }
   }
 
+  @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     for conduit in core.complete(completion) {
       conduit.finish(completion)
     }
   }
 
+  @inlinable
   public func send(subscription: any Subscription) {
     if core.addUpstream(subscription) {
       subscription.request(.unlimited)
@@ -52,6 +59,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     }
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectSubscription(
       downstream: subscriber, owner: self, replaysCurrentValue: true)
@@ -65,10 +73,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 }
 
 extension CurrentValueSubject: SubjectConduitOwner {
+  @usableFromInline
   func detach(_ conduit: ObjectIdentifier) {
     core.detach(conduit)
   }
 
+  @usableFromInline
   func currentValue() -> (value: Output, sequence: UInt64)? {
     core.withLock { (current, currentSequence) }
   }

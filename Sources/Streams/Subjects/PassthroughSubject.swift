@@ -12,11 +12,13 @@
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   // `core` is itself lock-protected; this class has no other mutable state.
-  private let core = SubjectCore<Output, Failure>()
+  @usableFromInline let core = SubjectCore<Output, Failure>()
 
   /// A subject without subscribers.
+  @inlinable
   public init() {}
 
+  @inlinable
   public func send(_ value: Output) {
     guard let (conduits, _) = core.prepareSend({ _ in }) else { return }
     for conduit in conduits {
@@ -24,12 +26,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     }
   }
 
+  @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     for conduit in core.complete(completion) {
       conduit.finish(completion)
     }
   }
 
+  @inlinable
   public func send(subscription: any Subscription) {
     if core.addUpstream(subscription) {
       subscription.request(.unlimited)
@@ -38,6 +42,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     }
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectSubscription(
       downstream: subscriber, owner: self, replaysCurrentValue: false)
@@ -51,9 +56,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 }
 
 extension PassthroughSubject: SubjectConduitOwner {
+  @usableFromInline
   func detach(_ conduit: ObjectIdentifier) {
     core.detach(conduit)
   }
 
+  @usableFromInline
   func currentValue() -> (value: Output, sequence: UInt64)? { nil }
 }

@@ -1,5 +1,6 @@
 /// What a subject offers its conduits: removal on cancel and, for `CurrentValueSubject`, the
 /// current value with its send sequence number.
+@usableFromInline
 internal protocol SubjectConduitOwner<Output>: AnyObject, Sendable {
   associatedtype Output
   func detach(_ conduit: ObjectIdentifier)
@@ -8,11 +9,38 @@ internal protocol SubjectConduitOwner<Output>: AnyObject, Sendable {
 
 /// A subject's link to one subscriber, seen by the subject without the subscriber's type.
 ///
-/// It has no state of its own; subclasses guard theirs with their own lock.
-internal class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
-  func offer(_ value: Output, sequence: UInt64) {}
-  func finish(_ completion: Subscribers.Completion<Failure>) {}
-  func start() {}
+/// It has no state of its own. The subject offers values and the completion through handlers
+/// that `SubjectSubscription` creates in its `@inlinable` initialiser, so that delivery runs code
+/// specialised for the subscriber in the module that subscribes (see `HandlerSubscription`).
+@usableFromInline
+internal class SubjectConduit<Output, Failure: Error>: HandlerSubscription, @unchecked Sendable {
+  // Both handlers are set in `init` and never change; the subclass guards its own state.
+  @usableFromInline let offerHandler: (SubjectConduit, Output, UInt64) -> Void
+  @usableFromInline let finishHandler: (SubjectConduit, Subscribers.Completion<Failure>) -> Void
+
+  @inlinable
+  init(
+    offer: @escaping (SubjectConduit, Output, UInt64) -> Void,
+    finish: @escaping (SubjectConduit, Subscribers.Completion<Failure>) -> Void,
+    request: @escaping (HandlerSubscription, Subscribers.Demand) -> Void,
+    cancel: @escaping (HandlerSubscription) -> Void
+  ) {
+    offerHandler = offer
+    finishHandler = finish
+    super.init(request: request, cancel: cancel)
+  }
+
+  /// Offers a value sent with send number `sequence` (0 for subjects that keep no value).
+  @inlinable
+  final func offer(_ value: Output, sequence: UInt64) {
+    offerHandler(self, value, sequence)
+  }
+
+  /// Delivers the subject's completion.
+  @inlinable
+  final func finish(_ completion: Subscribers.Completion<Failure>) {
+    finishHandler(self, completion)
+  }
 }
 
 /// The subscription a subject gives each subscriber.
@@ -20,35 +48,52 @@ internal class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
 /// Calls into the subscriber never overlap: a thread that finds a delivery in progress queues its
 /// value (demand is reserved at once, so a value without demand is dropped, as subjects do) and
 /// the delivering thread drains the queue before it returns. No lock is held while calling out.
+@usableFromInline
 internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<
   Downstream.Input, Downstream.Failure
->, Subscription, @unchecked Sendable
+>, @unchecked Sendable
 {
-  typealias Output = Downstream.Input
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Output = Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
 
-  private let lock = StreamsLock()
+  @usableFromInline let lock = StreamsLock()
   // Everything below is protected by `lock`.
-  private var downstream: Downstream?
-  private var owner: (any SubjectConduitOwner<Output>)?
-  private var demand = Subscribers.Demand.none
-  private var isDelivering = true
-  private var queue: [Output] = []
-  private var queueHead = 0
-  private var pendingCompletion: Subscribers.Completion<Failure>?
-  private var wantsCurrentValue: Bool
-  private var replayedSequence: UInt64 = 0
+  // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
+  // runtime check would cost two calls per access in the code inlined into client modules.
+  @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+  @exclusivity(unchecked) @usableFromInline var isDelivering = true
+  @exclusivity(unchecked) @usableFromInline var wantsCurrentValue: Bool
+  @exclusivity(unchecked) @usableFromInline var replayedSequence: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var queueHead = 0
+  @exclusivity(unchecked) @usableFromInline var queue: [Output] = []
+  @exclusivity(unchecked) @usableFromInline var owner: (any SubjectConduitOwner<Output>)?
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
+  @inlinable
   init(downstream: Downstream, owner: any SubjectConduitOwner<Output>, replaysCurrentValue: Bool) {
     self.downstream = downstream
     self.owner = owner
     wantsCurrentValue = replaysCurrentValue
+    super.init(
+      offer: { conduit, value, sequence in
+        unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)
+          .deliver(value, sequence: sequence)
+      },
+      finish: { conduit, completion in
+        unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self).complete(completion)
+      },
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: SubjectSubscription<Downstream>.self).add(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: SubjectSubscription<Downstream>.self).stop()
+      })
   }
 
-  var combineIdentifier: CombineIdentifier { CombineIdentifier(self) }
-
   /// Hands the subscription to the subscriber, then delivers what arrived meanwhile.
-  override func start() {
+  @inlinable
+  func start() {
     lock.lock()
     guard let downstream else {
       lock.unlock()
@@ -59,7 +104,10 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     drain(downstream, adding: .none)
   }
 
-  override func offer(_ value: Output, sequence: UInt64) {
+  /// Delivers `value` if the subscriber has demand for it, or queues it behind a delivery in
+  /// progress.
+  @inlinable
+  func deliver(_ value: Output, sequence: UInt64) {
     lock.lock()
     guard let downstream, demand > 0, sequence > replayedSequence || sequence == 0 else {
       lock.unlock()
@@ -76,7 +124,9 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     drain(downstream, adding: downstream.receive(value))
   }
 
-  override func finish(_ completion: Subscribers.Completion<Failure>) {
+  /// Delivers the completion, or leaves it for the delivery in progress to deliver.
+  @inlinable
+  func complete(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
     guard let downstream else {
       lock.unlock()
@@ -93,7 +143,9 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     downstream.receive(completion: completion)
   }
 
-  func request(_ newDemand: Subscribers.Demand) {
+  /// Adds demand and, on the first demand of a replaying subscription, delivers the current value.
+  @inlinable
+  func add(_ newDemand: Subscribers.Demand) {
     lock.lock()
     guard let downstream, newDemand > 0 else {
       lock.unlock()
@@ -125,7 +177,8 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     drain(downstream, adding: downstream.receive(value))
   }
 
-  func cancel() {
+  @inlinable
+  func stop() {
     lock.lock()
     let owner = self.owner
     let downstream = self.downstream
@@ -141,7 +194,8 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   }
 
   /// Delivers queued values and a pending completion until nothing is left, then stops delivering.
-  private func drain(_ downstream: Downstream, adding returnedDemand: Subscribers.Demand) {
+  @inlinable
+  func drain(_ downstream: Downstream, adding returnedDemand: Subscribers.Demand) {
     var more = returnedDemand
     while true {
       lock.lock()

@@ -1,18 +1,27 @@
 /// The state both subjects share: subscribers in subscription order, completion, upstreams.
 ///
 /// Thread-safe through its lock; the subjects call out only after unlocking.
+///
+/// Its methods are `@inlinable` so that a subject's `send` is specialised where it is called.
+@usableFromInline
 internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-  typealias Conduit = SubjectConduit<Output, Failure>
+  @usableFromInline typealias Conduit = SubjectConduit<Output, Failure>
 
-  private let lock = StreamsLock()
-  // Protected by `lock`: the conduits in subscription order, the completion once sent, the
-  // upstream subscriptions received through `send(subscription:)`, the send sequence number.
-  private var conduits: [Conduit] = []
-  private var completion: Subscribers.Completion<Failure>?
-  private var upstreams: [any Subscription] = []
-  private var sequence: UInt64 = 0
+  @usableFromInline let lock = StreamsLock()
+  // Protected by `lock`: the send sequence number, the conduits in subscription order, the
+  // upstream subscriptions received through `send(subscription:)`, the completion once sent.
+  // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
+  // runtime check would cost two calls per access in the code inlined into client modules.
+  @exclusivity(unchecked) @usableFromInline var sequence: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var conduits: [Conduit] = []
+  @exclusivity(unchecked) @usableFromInline var upstreams: [any Subscription] = []
+  @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
+
+  @inlinable
+  init() {}
 
   /// Registers a conduit, or returns the completion if the subject already completed.
+  @inlinable
   func attach(_ conduit: Conduit) -> Subscribers.Completion<Failure>? {
     lock.lock()
     defer { lock.unlock() }
@@ -21,6 +30,7 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     return nil
   }
 
+  @inlinable
   func detach(_ identifier: ObjectIdentifier) {
     lock.lock()
     let index = conduits.firstIndex { ObjectIdentifier($0) == identifier }
@@ -30,6 +40,7 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   }
 
   /// The conduits to offer a value to, after `update` ran under the lock; nil once completed.
+  @inlinable
   func prepareSend(_ update: (UInt64) -> Void) -> (conduits: [Conduit], sequence: UInt64)? {
     lock.lock()
     defer { lock.unlock() }
@@ -40,6 +51,7 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   }
 
   /// Marks the subject completed and returns the conduits to finish.
+  @inlinable
   func complete(_ completion: Subscribers.Completion<Failure>) -> [Conduit] {
     lock.lock()
     defer { lock.unlock() }
@@ -52,6 +64,7 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   }
 
   /// Keeps an upstream subscription; returns false if the subject already completed.
+  @inlinable
   func addUpstream(_ subscription: any Subscription) -> Bool {
     lock.lock()
     defer { lock.unlock() }
@@ -60,6 +73,7 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     return true
   }
 
+  @inlinable
   func withLock<Result>(_ body: () -> Result) -> Result {
     lock.lock()
     defer { lock.unlock() }

@@ -9,13 +9,17 @@ extension Subscribers {
 
     /// The property written to.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
-    private let lock = StreamsLock()
-    // Protected by `lock`: the object (nil after completion or cancel) and the upstream.
-    private var root: Root?
-    private var upstream: (any Subscription)?
-    private var isTerminated = false
+    @usableFromInline internal let lock = StreamsLock()
+    // Protected by `lock`: whether it completed or was cancelled, the upstream and the object
+    // (nil after completion or cancel).
+    // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
+    // runtime check would cost two calls per access in the code inlined into client modules.
+    @exclusivity(unchecked) @usableFromInline internal var isTerminated = false
+    @exclusivity(unchecked) @usableFromInline internal var upstream: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline internal var root: Root?
 
     /// An assigning subscriber for `object[keyPath: keyPath]`.
+    @inlinable
     public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
       root = object
       self.keyPath = keyPath
@@ -30,6 +34,7 @@ extension Subscribers {
 
     public var description: String { "Assign \(Root.self)" }
 
+    @inlinable
     public func receive(subscription: any Subscription) {
       lock.lock()
       guard !isTerminated, upstream == nil else {
@@ -42,6 +47,7 @@ extension Subscribers {
       subscription.request(.unlimited)
     }
 
+    @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       lock.lock()
       let root = self.root
@@ -50,6 +56,7 @@ extension Subscribers {
       return .none
     }
 
+    @inlinable
     public func receive(completion: Subscribers.Completion<Never>) {
       lock.lock()
       let root = self.root
@@ -60,6 +67,7 @@ extension Subscribers {
       withExtendedLifetime(root) {}
     }
 
+    @inlinable
     public func cancel() {
       lock.lock()
       let root = self.root
@@ -80,6 +88,7 @@ extension Publisher where Failure == Never {
   /// ```swift
   /// let cancellable = subject.assign(to: \.title, on: viewModel)
   /// ```
+  @inlinable
   public func assign<Root>(
     to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
   ) -> AnyCancellable {

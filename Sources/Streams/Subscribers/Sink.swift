@@ -9,17 +9,22 @@ extension Subscribers {
   {
     // `receiveValue` and `receiveCompletion` are only touched by the serialised calls of the
     // upstream (values, then completion), never concurrently. `lock` protects `upstream` and `state`.
-    @usableFromInline internal var receiveValue: ((Input) -> Void)?
-    @usableFromInline internal var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-    private let lock = StreamsLock()
-    private var upstream: (any Subscription)?
-    private var state = State.waiting
+    // They are `@exclusivity(unchecked)`: that serialisation and the lock make each access exclusive, and the
+    // runtime check would cost two calls per access in the code inlined into client modules.
+    @exclusivity(unchecked) @usableFromInline internal var receiveValue: ((Input) -> Void)?
+    @exclusivity(unchecked) @usableFromInline internal var receiveCompletion:
+      ((Subscribers.Completion<Failure>) -> Void)?
+    @usableFromInline internal let lock = StreamsLock()
+    @exclusivity(unchecked) @usableFromInline internal var state = State.waiting
+    @exclusivity(unchecked) @usableFromInline internal var upstream: (any Subscription)?
 
-    private enum State {
+    @usableFromInline
+    internal enum State {
       case waiting, subscribed, terminated
     }
 
     /// A sink calling `receiveCompletion` once at the end and `receiveValue` for every value.
+    @inlinable
     public init(
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
@@ -30,6 +35,7 @@ extension Subscribers {
 
     public var description: String { "Sink" }
 
+    @inlinable
     public func receive(subscription: any Subscription) {
       lock.lock()
       guard state == .waiting else {
@@ -49,6 +55,7 @@ extension Subscribers {
       return .none
     }
 
+    @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
       lock.lock()
       let isLive = state != .terminated
@@ -63,6 +70,7 @@ extension Subscribers {
       }
     }
 
+    @inlinable
     public func cancel() {
       lock.lock()
       let upstream = self.upstream
@@ -82,6 +90,7 @@ extension Publisher {
   /// let cancellable = (1...3).publisher
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
+  @inlinable
   public func sink(
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
@@ -96,6 +105,7 @@ extension Publisher {
 extension Publisher where Failure == Never {
   /// Attaches a subscriber that calls `receiveValue` for every value of a publisher that cannot
   /// fail.
+  @inlinable
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }

@@ -152,4 +152,30 @@ import Testing
     keep?(.success(1))
     #expect(weakRecorder == nil)
   }
+
+  @Test func failureReachesSubscribersWithoutDemand() {
+    var keep: Future<Int, TestError>.Promise?
+    let future = Future<Int, TestError> { keep = $0 }
+    let waiting = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+    future.subscribe(waiting)
+    keep?(.failure(TestError(code: 7)))
+    #expect(waiting.completion == .failure(TestError(code: 7)))
+    let late = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+    future.subscribe(late)
+    #expect(late.completion == .failure(TestError(code: 7)))
+  }
+
+  @Test func valueFulfilledLaterWaitsForDemand() {
+    var keep: Future<Int, Never>.Promise?
+    let future = Future<Int, Never> { keep = $0 }
+    let waiting = RecordingSubscriber<Int, Never>(initialDemand: .none)
+    future.subscribe(waiting)
+    keep?(.success(3))
+    #expect(waiting.values.isEmpty)
+    #expect(waiting.completion == nil)
+    waiting.request(.max(1))
+    #expect(waiting.values == [3])
+    #expect(waiting.completion == .finished)
+    #expect(waiting.violations.isEmpty)
+  }
 }

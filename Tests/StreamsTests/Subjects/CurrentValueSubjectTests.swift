@@ -64,4 +64,14 @@ import Testing
       #expect(recorder.violations.isEmpty)
     }
   }
+
+  @Test func cancelFromInsideTheReplayedValueStopsDelivery() {
+    let subject = CurrentValueSubject<Int, Never>(5)
+    let subscriber = CancelOnFirstValue<Int, Never>()
+    subject.subscribe(subscriber)
+    subject.send(6)
+    subject.send(completion: .finished)
+    #expect(subscriber.values == [5])
+    #expect(subscriber.completions == 0)
+  }
 }

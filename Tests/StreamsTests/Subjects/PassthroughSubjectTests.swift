@@ -116,4 +116,45 @@ import Testing
       }
     }
   }
+
+  @Test func subscribersJoinAndLeaveWhileEightThreadsSend() {
+    let subject = PassthroughSubject<Int, Never>()
+    let steady = RecordingSubscriber<Int, Never>()
+    subject.subscribe(steady)
+    let sendsPerThread = 1_000
+    let churned = (0..<8).map { _ in
+      (0..<10).map { _ in
+        RecordingSubscriber<Int, Never>(initialDemand: .max(50), demandPerValue: .max(1))
+      }
+    }
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for value in 0..<sendsPerThread {
+        let round = value / 100
+        if value.isMultiple(of: 100) {
+          subject.subscribe(churned[thread][round])
+          if round > 0 { churned[thread][round - 1].cancel() }
+        }
+        subject.send(thread * 10_000 + value)
+      }
+    }
+    subject.send(completion: .finished)
+    let values = steady.values
+    #expect(values.count == 8 * sendsPerThread)
+    for thread in 0..<8 {
+      let sent = values.filter { $0 / 10_000 == thread }.map { $0 % 10_000 }
+      #expect(sent == Array(0..<sendsPerThread))
+    }
+    #expect(steady.completion == .finished)
+    #expect(steady.violations.isEmpty)
+    for rounds in churned {
+      for (round, recorder) in rounds.enumerated() {
+        #expect(recorder.violations.isEmpty)
+        #expect(recorder.completion == (round == rounds.count - 1 ? .finished : nil))
+        for thread in 0..<8 {
+          let sent = recorder.values.filter { $0 / 10_000 == thread }
+          #expect(sent == sent.sorted())
+        }
+      }
+    }
+  }
 }
