@@ -11,7 +11,7 @@ enum StreamsSchedulerBenchmarks {
       _ = harness.measureBatch(name, operations: operations, body)
     }
 
-    measure("baseline: subject to sink", elements) {
+    measure("streams: baseline: subject to sink", elements) {
       let subject = PassthroughSubject<Int, Never>()
       var sum = 0
       let cancellable = subject.sink { sum &+= $0 }
@@ -20,7 +20,7 @@ enum StreamsSchedulerBenchmarks {
       precondition(sum > 0)
     }
 
-    measure("debounce on ImmediateScheduler", elements) {
+    measure("streams: debounce on ImmediateScheduler", elements) {
       let subject = PassthroughSubject<Int, Never>()
       var sum = 0
       let cancellable = subject.debounce(for: .seconds(1), scheduler: ImmediateScheduler.shared)
@@ -30,7 +30,7 @@ enum StreamsSchedulerBenchmarks {
       precondition(sum > 0)
     }
 
-    measure("merge of 2 subjects", elements) {
+    measure("streams: merge of 2 subjects", elements) {
       let left = PassthroughSubject<Int, Never>()
       let right = PassthroughSubject<Int, Never>()
       var count = 0
@@ -43,7 +43,7 @@ enum StreamsSchedulerBenchmarks {
       precondition(count == elements)
     }
 
-    measure("combineLatest of 2", elements) {
+    measure("streams: combineLatest of 2", elements) {
       let left = PassthroughSubject<Int, Never>()
       let right = PassthroughSubject<Int, Never>()
       var sum = 0
@@ -58,7 +58,7 @@ enum StreamsSchedulerBenchmarks {
 
     let inners = 1_000
     let perInner = 100
-    measure("flatMap of 1,000 inner publishers (100 values each)", inners * perInner) {
+    measure("streams: flatMap of 1,000 inner publishers (100 values each)", inners * perInner) {
       var count = 0
       let cancellable = (0..<inners).publisher
         .flatMap { _ in (0..<perInner).publisher }

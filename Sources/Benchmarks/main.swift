@@ -14,8 +14,11 @@ if harness.includes("bytes per leaf"),
 DatasyncFoundationBenchmarks.run { name, iterations, body in
   harness.measure(name, iterations: iterations, body)
 }
-runDatasyncEngineBenchmarks { name, iterations, body in
-  harness.measureExactly(name, iterations: iterations, body)
+let engineCases = ["datasync: leaf set", "datasync: push into", "datasync: value event"]
+if engineCases.contains(where: harness.includes) {
+  runDatasyncEngineBenchmarks { name, iterations, body in
+    harness.measureExactly(name, iterations: iterations, body)
+  }
 }
 withExtendedLifetime(engineData) {}
 DatasyncStreamsBenchmarks.run(harness)
