@@ -45,30 +45,17 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
-    for conduit in core.complete(completion) {
-      conduit.finish(completion)
-    }
+    core.complete(completion)
   }
 
   @inlinable
   public func send(subscription: any Subscription) {
-    if core.addUpstream(subscription) {
-      subscription.request(.unlimited)
-    } else {
-      subscription.cancel()
-    }
+    core.accept(upstream: subscription)
   }
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectSubscription(
-      downstream: subscriber, owner: self, replaysCurrentValue: true)
-    if let completion = core.attach(conduit) {
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: completion)
-      return
-    }
-    conduit.start()
+    core.subscribe(subscriber, owner: self, replaysCurrentValue: true)
   }
 }
 

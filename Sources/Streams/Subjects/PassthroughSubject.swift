@@ -28,30 +28,17 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
-    for conduit in core.complete(completion) {
-      conduit.finish(completion)
-    }
+    core.complete(completion)
   }
 
   @inlinable
   public func send(subscription: any Subscription) {
-    if core.addUpstream(subscription) {
-      subscription.request(.unlimited)
-    } else {
-      subscription.cancel()
-    }
+    core.accept(upstream: subscription)
   }
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectSubscription(
-      downstream: subscriber, owner: self, replaysCurrentValue: false)
-    if let completion = core.attach(conduit) {
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: completion)
-      return
-    }
-    conduit.start()
+    core.subscribe(subscriber, owner: self, replaysCurrentValue: false)
   }
 }
 

@@ -50,27 +50,55 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     return (conduits, sequence)
   }
 
-  /// Marks the subject completed and returns the conduits to finish.
+  /// Completes the subject: finishes every subscriber, once; later completions are ignored.
   @inlinable
-  func complete(_ completion: Subscribers.Completion<Failure>) -> [Conduit] {
+  func complete(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    defer { lock.unlock() }
-    guard self.completion == nil else { return [] }
+    guard self.completion == nil else {
+      lock.unlock()
+      return
+    }
     self.completion = completion
     let finishing = conduits
+    let released = upstreams
     conduits = []
     upstreams = []
-    return finishing
+    lock.unlock()
+    for conduit in finishing {
+      conduit.finish(completion)
+    }
+    withExtendedLifetime(released) {}
   }
 
-  /// Keeps an upstream subscription; returns false if the subject already completed.
+  /// Keeps an upstream subscription and requests unlimited values from it; cancels it if the
+  /// subject already completed.
   @inlinable
-  func addUpstream(_ subscription: any Subscription) -> Bool {
+  func accept(upstream subscription: any Subscription) {
     lock.lock()
-    defer { lock.unlock() }
-    guard completion == nil else { return false }
+    guard completion == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
     upstreams.append(subscription)
-    return true
+    lock.unlock()
+    subscription.request(.unlimited)
+  }
+
+  /// Attaches `subscriber` through a new conduit, or gives it the completion at once if the subject
+  /// already completed.
+  @inlinable
+  func subscribe<S: Subscriber>(
+    _ subscriber: S, owner: any SubjectConduitOwner<Output>, replaysCurrentValue: Bool
+  ) where S.Input == Output, S.Failure == Failure {
+    let conduit = SubjectSubscription(
+      downstream: subscriber, owner: owner, replaysCurrentValue: replaysCurrentValue)
+    if let completion = attach(conduit) {
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: completion)
+      return
+    }
+    conduit.start()
   }
 
   @inlinable
