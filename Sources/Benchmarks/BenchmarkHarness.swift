@@ -113,5 +113,5 @@ final class BenchmarkHarness {
 
 /// Prints one line of the benchmark report: the case name, padded, then its figure.
 func report(_ name: String, _ figure: String) {
-  print(name.padding(toLength: max(name.count, 58), withPad: " ", startingAt: 0) + " " + figure)
+  print(name.padding(toLength: max(name.count, 68), withPad: " ", startingAt: 0) + " " + figure)
 }
