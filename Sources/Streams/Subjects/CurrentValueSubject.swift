@@ -30,6 +30,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     set { send(newValue) }
   }
 
+  /// Makes `value` the current value and delivers it to every subscriber with demand, in
+  /// subscription order.
   @inlinable
   public func send(_ value: Output) {
     guard
@@ -43,11 +45,14 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     }
   }
 
+  /// Completes every subscriber, once; later sends and completions are ignored.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     core.complete(completion)
   }
 
+  /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests
+  /// unlimited values from it.
   @inlinable
   public func send(subscription: any Subscription) {
     core.accept(upstream: subscription)

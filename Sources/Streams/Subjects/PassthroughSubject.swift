@@ -18,6 +18,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   @inlinable
   public init() {}
 
+  /// Delivers `value` to every subscriber with demand, in subscription order; subscribers
+  /// without demand miss it.
   @inlinable
   public func send(_ value: Output) {
     guard let (conduits, _) = core.prepareSend({ _ in }) else { return }
@@ -26,11 +28,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     }
   }
 
+  /// Completes every subscriber, once; later sends and completions are ignored.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     core.complete(completion)
   }
 
+  /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests
+  /// unlimited values from it.
   @inlinable
   public func send(subscription: any Subscription) {
     core.accept(upstream: subscription)
