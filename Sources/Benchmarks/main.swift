@@ -17,6 +17,7 @@ DatasyncFoundationBenchmarks.run { name, iterations, body in
 runDatasyncEngineBenchmarks { name, iterations, body in
   harness.measureExactly(name, iterations: iterations, body)
 }
+DatasyncConnectionBenchmarks.run(harness)
 withExtendedLifetime(engineData) {}
 DatasyncStreamsBenchmarks.run(harness)
 StreamsCoreBenchmarks.run(harness)

@@ -116,6 +116,10 @@ public final class DatasyncDatabase: @unchecked Sendable {
             .rejected(identifier, error, current: root.value(at: operation.path.keys)))
         }
       case .writeOnDisconnection(let identifier, let operation, let repeating):
+        if let error = writeRule?(operation.path) {
+          listener.deliver(.rejected(identifier, error, current: nil))
+          return
+        }
         let write = DisconnectionWrite(
           identifier: identifier, operation: operation, repeating: repeating)
         disconnectionWrites[client, default: []].append(write)

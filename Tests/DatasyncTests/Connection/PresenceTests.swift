@@ -69,3 +69,23 @@ import Testing
     #expect(database.value(at: try DatasyncPath(parsing: "status/alice")) == .string("online"))
   }
 }
+
+/// The back end's write rule applies to disconnection operations when they are registered.
+@Suite struct DisconnectionOperationRuleTests {
+  @Test func aDisconnectionOperationAtARejectedPathFailsAndNeverRuns() throws {
+    let database = DatasyncDatabase()
+    database.setWriteRule { path in
+      path.keys.contains("locked") ? WebcomError(.permissionDenied, "\(path) is locked") : nil
+    }
+    let alice = TestClient("alice", database: database)
+    let locked = try alice.node("locked/flag")
+    #expect(throws: WebcomError.self) {
+      try waitForResult { locked.set(true, at: .onDisconnection, queue: $0, then: $1) }
+    }
+    database.setWriteRule(nil)
+    alice.connection.dropConnection()
+    let probe = try alice.node("probe")
+    try waitForResult { probe.set(1, queue: $0, then: $1) }
+    #expect(database.value(at: try DatasyncPath(parsing: "locked")) == .null)
+  }
+}
