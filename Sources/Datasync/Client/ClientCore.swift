@@ -345,14 +345,23 @@ final class ClientCore: @unchecked Sendable {
   /// Marks the running transactions a plain write (set or merge) overlaps as aborted.
   private func abortTransactionsLocked(overlapping operation: WriteOperation) {
     guard !runningTransactions.isEmpty else { return }
+    let path = operation.path
+    let mergedKeys: [WebcomKey]?
     switch operation {
-    case .set, .merge: break
+    case .set: mergedKeys = nil
+    case .merge(_, let children): mergedKeys = children.map(\.key)
     case .increment, .compareAndSet: return
     }
-    let path = operation.path
-    for (token, transaction) in runningTransactions
-    where path.isAncestorOrSelf(of: transaction.path) || transaction.path.isAncestor(of: path) {
-      runningTransactions[token]?.isAborted = true
+    for (token, transaction) in runningTransactions {
+      let overlaps: Bool
+      if transaction.path.isAncestorOrSelf(of: path) {
+        overlaps = true
+      } else if path.isAncestor(of: transaction.path) {
+        overlaps = mergedKeys?.contains(transaction.path.keys[path.depth]) ?? true
+      } else {
+        overlaps = false
+      }
+      if overlaps { runningTransactions[token]?.isAborted = true }
     }
   }
 

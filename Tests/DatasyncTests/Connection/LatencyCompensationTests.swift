@@ -81,18 +81,30 @@ import Testing
     #expect(database.value(at: try DatasyncPath(parsing: "score")) == .int(100))
   }
 
-  @Test func aTransactionNotOverlappedStillCommitsAfterConflicts() throws {
+  @Test func writesBesideATransactionDoNotAbortIt() throws {
     let database = DatasyncDatabase()
     let alice = TestClient("alice", database: database)
     let bob = TestClient("bob", database: database)
-    let node = try bob.node("score")
-    try waitForResult { node.set(5, queue: $0, then: $1) }
-    let score = try alice.node("score")
-    let result = try waitForResult {
-      score.transaction({ .set(($0.asInt ?? 0) + 1) }, queue: $0, then: $1)
+    let bobScore = try bob.node("game/score")
+    try waitForResult { bobScore.set(5, queue: $0, then: $1) }
+    let score = try alice.node("game/score")
+    alice.service.isConnectionEnabled = false
+    let done = CallbackCounter()
+    let outcome = Shared<WebcomResult<DatasyncTransaction.Result>?>(nil)
+    let increment: DatasyncTransaction.Function = { .set(($0.asInt ?? 0) + 1) }
+    score.transaction(increment, queue: queue) { result in
+      outcome.update { $0 = result }
+      done.record(result)
     }
-    try alice.node("elsewhere").set(1, queue: queue)
+    // A merge at the parent that names other children, a set of a sibling, an increment.
+    try score.parentThrows.merge(with: ["round": 2], queue: queue)
+    try alice.node("game/players").set(["alice"], queue: queue)
+    try alice.node("game/turns").increment(queue: queue)
+    alice.service.isConnectionEnabled = true
+    #expect(done.wait(for: 1))
+    let result = try #require(try outcome.current?.get())
     #expect(result.committed && result.value.asInt == 6)
+    #expect(database.value(at: try DatasyncPath(parsing: "game/score")) == .int(6))
   }
 
   @Test func backEndCurrentDateIsEstimatedWithTheClockOffsetThenResolved() throws {
