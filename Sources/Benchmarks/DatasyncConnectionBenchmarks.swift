@@ -5,9 +5,14 @@ import Foundation
 /// The connection cases of `datasync-bench`: latency compensation and offline replay on the
 /// embedded back end.
 enum DatasyncConnectionBenchmarks {
-  static func run(_ harness: BenchmarkHarness) {
+  /// Runs the cases; returns what they wrote, to keep alive until the end of the run, so that
+  /// memory cases measured later get fresh pages (run it before them, after the cases whose
+  /// freed memory it would otherwise reuse).
+  static func run(_ harness: BenchmarkHarness) -> [AnyObject] {
+    var kept: [AnyObject] = []
+    offlineReplay(harness, keeping: &kept)
     roundTrip(harness)
-    offlineReplay(harness)
+    return kept
   }
 
   /// Waits for a signal, failing loudly rather than hanging.
@@ -77,8 +82,9 @@ enum DatasyncConnectionBenchmarks {
   }
 
   /// 10,000 writes made offline (applied locally, queued), then sent on reconnection until the
-  /// back end acknowledged them all; best of three rounds, memory of the first.
-  private static func offlineReplay(_ harness: BenchmarkHarness) {
+  /// back end acknowledged them all; best of three rounds, memory of the first. The data of every
+  /// round is kept in `kept`.
+  private static func offlineReplay(_ harness: BenchmarkHarness, keeping kept: inout [AnyObject]) {
     let name = "datasync connection: 10,000 offline writes replayed on reconnection"
     guard harness.includes(name) else { return }
     let writes = harness.scaled(10_000)
@@ -109,7 +115,8 @@ enum DatasyncConnectionBenchmarks {
       let replayed = DispatchTime.now().uptimeNanoseconds
       bestOffline = min(bestOffline, Double(offline - start) / Double(writes))
       bestReplay = min(bestReplay, Double(replayed - offline) / 1e6)
-      withExtendedLifetime(subscription) {}
+      kept.append(list)
+      if let subscription { kept.append(subscription) }
     }
     harness.report(name + ": offline write", value: bestOffline, unit: "ns/op")
     harness.report(name + ": replay until all acked", value: bestReplay, unit: "ms")

@@ -434,9 +434,11 @@ final class ClientCore: @unchecked Sendable {
     let expected = first.operation.applyingOptimistically(to: server)
     if let announced { server = announced.applyingOptimistically(to: server) }
     _ = pending.remove(identifier)
-    let path = first.operation.path.keys
-    if server.value(at: path) != expected.value(at: path) {
-      reapplyPendingLocked(footprints: [first.operation.footprint])
+    // Only the written parts can differ (server values, increments, merges into a node that
+    // changed kind): compare those, never the untouched data around them.
+    let footprint = first.operation.footprint
+    if !ChangeEffect.effects(of: [footprint], from: expected, to: server).isEmpty {
+      reapplyPendingLocked(footprints: [footprint])
     }
     emitAcknowledgementsLocked(of: first.operation.footprint)
   }
