@@ -11,6 +11,9 @@ import Testing
     let database = DatasyncDatabase()
     let alice = TestClient("alice", database: database)
     let bob = TestClient("bob", database: database)
+    // Random delays on both connections must not reorder anything.
+    alice.connection.setLatency(.init(minimum: 0, maximum: 0.002, seed: 5))
+    bob.connection.setLatency(.init(minimum: 0, maximum: 0.002, seed: 6))
     let aliceMessages = try alice.node("messages")
     let aliceEvents = EventRecorder()
     let aliceLoaded = EventRecorder()
