@@ -6,6 +6,8 @@ print(
 // data stays alive so that the foundations' memory case gets fresh pages too.
 let engineData =
   harness.includes("bytes per leaf") ? measureDatasyncEngineResidentBytesPerLeaf() : nil
+// The connection cases measure memory too: before the foundations' probe frees its pages.
+let connectionData = DatasyncConnectionBenchmarks.run(harness)
 if harness.includes("bytes per leaf"),
   let bytes = DatasyncFoundationBenchmarks.residentBytesPerLeaf()
 {
@@ -21,6 +23,7 @@ if engineCases.contains(where: harness.includes) {
   }
 }
 withExtendedLifetime(engineData) {}
+withExtendedLifetime(connectionData) {}
 DatasyncStreamsBenchmarks.run(harness)
 StreamsCoreBenchmarks.run(harness)
 StreamsSchedulerBenchmarks.run(harness)

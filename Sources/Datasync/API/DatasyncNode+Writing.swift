@@ -137,6 +137,10 @@ extension DatasyncNode {
   /// `function` first runs on the calling thread, re-runs on an internal queue; it must not
   /// block.
   ///
+  /// A plain write of this service (`set`, `clear`, `merge`, `push`) at, above or below the node
+  /// while the transaction runs aborts it: it is not re-run and reports `committed == false`
+  /// (unless the write it had already sent succeeds at the back end).
+  ///
   /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
   ///
   /// - Parameters:

@@ -7,13 +7,16 @@ import Foundation
 public final class DatasyncService: Sendable {
   let context: ApplicationContext
   let core: ClientCore
+  /// The connection to an embedded back end, for the test hooks (latency, dropped connection).
+  let embeddedConnection: EmbeddedConnection?
 
   init(context: ApplicationContext, backEnd: DatasyncBackEnd) {
     self.context = context
     switch backEnd {
     case .embedded(let database):
-      core = ClientCore(
-        connection: EmbeddedConnection(database: database, label: context.identifier))
+      let connection = EmbeddedConnection(database: database, label: context.identifier)
+      embeddedConnection = connection
+      core = ClientCore(connection: connection)
     }
   }
 

@@ -34,6 +34,11 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
+  private struct RunningTransaction {
+    let path: DatasyncPath
+    var isAborted = false
+  }
+
   private struct Listen {
     var viewCount = 0
     var isComplete = false
@@ -55,6 +60,9 @@ final class ClientCore: @unchecked Sendable {
   private var connectionState = DatasyncState.disconnected
   private var stateObservers: [UInt64: @Sendable (DatasyncState) -> Void] = [:]
   private var nextIdentifier: UInt64 = 1
+  private var runningTransactions: [UInt64: RunningTransaction] = [:]
+  /// The back end's clock minus the local clock, as last announced (kept while disconnected).
+  private var clockOffset: TimeInterval = 0
 
   init(connection: BackEndConnection) {
     self.connection = connection
@@ -69,10 +77,7 @@ final class ClientCore: @unchecked Sendable {
 
   /// The back end's current time as estimated by this client.
   var backEndNow: Date {
-    lock.withLock {
-      guard case .connected(let offset) = connectionState else { return Date() }
-      return Date(timeIntervalSinceNow: offset)
-    }
+    lock.withLock { backEndNowLocked }
   }
 
   /// What the cache holds at a path (null when nothing is known).
@@ -99,6 +104,7 @@ final class ClientCore: @unchecked Sendable {
   /// gets the written value or the back end's error.
   func write(_ operation: WriteOperation, answer: Answer?) {
     lock.withLock {
+      abortTransactionsLocked(overlapping: operation)
       let identifier = makeIdentifierLocked()
       let local = operation.resolvingServerValues(now: backEndNowLocked)
       let old = visible
@@ -121,13 +127,39 @@ final class ClientCore: @unchecked Sendable {
   }
 
   /// Runs a transaction: `compute` maps the current value to the new one (nil aborts); the write
-  /// is a compare-and-set at the back end, re-run with the newer value on conflict.
+  /// is a compare-and-set at the back end, re-run with the newer value on conflict. A plain write
+  /// (set or merge) at, above or below the path aborts it: it completes with `committed == false`
+  /// unless its compare-and-set, already sent, succeeds.
   func transaction(
-    at path: DatasyncPath, attempt: Int = 1,
+    at path: DatasyncPath,
     compute: @escaping @Sendable (JSONValue) -> WebcomResult<JSONValue?>,
     completion: @escaping @Sendable (WebcomResult<(committed: Bool, value: JSONValue)>) -> Void
   ) {
-    let current = cachedValue(at: path)
+    let token = lock.withLock { () -> UInt64 in
+      let token = makeIdentifierLocked()
+      runningTransactions[token] = RunningTransaction(path: path)
+      return token
+    }
+    runTransaction(token, at: path, attempt: 1, compute: compute) { [weak self] result in
+      if let self {
+        _ = self.lock.withLock { self.runningTransactions.removeValue(forKey: token) }
+      }
+      completion(result)
+    }
+  }
+
+  private func runTransaction(
+    _ token: UInt64, at path: DatasyncPath, attempt: Int,
+    compute: @escaping @Sendable (JSONValue) -> WebcomResult<JSONValue?>,
+    completion: @escaping @Sendable (WebcomResult<(committed: Bool, value: JSONValue)>) -> Void
+  ) {
+    let (current, isAborted) = lock.withLock {
+      (visible.value(at: path.keys), runningTransactions[token]?.isAborted ?? true)
+    }
+    if isAborted {
+      completion(.success((committed: false, value: current)))
+      return
+    }
     let newValue: JSONValue?
     switch compute(current) {
     case .success(let value): newValue = value
@@ -144,7 +176,11 @@ final class ClientCore: @unchecked Sendable {
       case .success(let value):
         completion(.success((committed: true, value: value)))
       case .failure(let error) where error.code == .transactionAborted:
-        guard let self, attempt < Self.maximumTransactionAttempts else {
+        guard let self else {
+          completion(.failure(error))
+          return
+        }
+        guard attempt < Self.maximumTransactionAttempts else {
           completion(
             .failure(
               WebcomError(
@@ -152,7 +188,8 @@ final class ClientCore: @unchecked Sendable {
                 "the transaction at \(path.string) conflicted \(attempt) times with other writes")))
           return
         }
-        self.transaction(at: path, attempt: attempt + 1, compute: compute, completion: completion)
+        self.runTransaction(
+          token, at: path, attempt: attempt + 1, compute: compute, completion: completion)
       case .failure(let error):
         completion(.failure(error))
       }
@@ -256,6 +293,7 @@ final class ClientCore: @unchecked Sendable {
       switch message {
       case .connected(let offset):
         guard isEnabled else { return }
+        clockOffset = offset
         for path in listens.keys { connection.send(.listen(path)) }
         for request in outbox { connection.send(request) }
         outbox = []
@@ -299,9 +337,32 @@ final class ClientCore: @unchecked Sendable {
 
   // MARK: Locked helpers
 
+  /// The local clock corrected by the last known offset of the back end's clock.
   private var backEndNowLocked: Date {
-    guard case .connected(let offset) = connectionState else { return Date() }
-    return Date(timeIntervalSinceNow: offset)
+    Date(timeIntervalSinceNow: clockOffset)
+  }
+
+  /// Marks the running transactions a plain write (set or merge) overlaps as aborted.
+  private func abortTransactionsLocked(overlapping operation: WriteOperation) {
+    guard !runningTransactions.isEmpty else { return }
+    let path = operation.path
+    let mergedKeys: [WebcomKey]?
+    switch operation {
+    case .set: mergedKeys = nil
+    case .merge(_, let children): mergedKeys = children.map(\.key)
+    case .increment, .compareAndSet: return
+    }
+    for (token, transaction) in runningTransactions {
+      let overlaps: Bool
+      if transaction.path.isAncestorOrSelf(of: path) {
+        overlaps = true
+      } else if path.isAncestor(of: transaction.path) {
+        overlaps = mergedKeys?.contains(transaction.path.keys[path.depth]) ?? true
+      } else {
+        overlaps = false
+      }
+      if overlaps { runningTransactions[token]?.isAborted = true }
+    }
   }
 
   private func makeIdentifierLocked() -> UInt64 {
@@ -373,9 +434,11 @@ final class ClientCore: @unchecked Sendable {
     let expected = first.operation.applyingOptimistically(to: server)
     if let announced { server = announced.applyingOptimistically(to: server) }
     _ = pending.remove(identifier)
-    let path = first.operation.path.keys
-    if server.value(at: path) != expected.value(at: path) {
-      reapplyPendingLocked(footprints: [first.operation.footprint])
+    // Only the written parts can differ (server values, increments, merges into a node that
+    // changed kind): compare those, never the untouched data around them.
+    let footprint = first.operation.footprint
+    if !ChangeEffect.effects(of: [footprint], from: expected, to: server).isEmpty {
+      reapplyPendingLocked(footprints: [footprint])
     }
     emitAcknowledgementsLocked(of: first.operation.footprint)
   }

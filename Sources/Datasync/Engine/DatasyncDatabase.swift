@@ -29,7 +29,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
     let repeating: Bool
   }
 
-  /// Protects `root`, `listeners` and `disconnectionWrites`. Deliveries are enqueued on the
+  /// Protects `root`, `listeners`, `disconnectionWrites`, `writeRule` and `clock`. Deliveries are enqueued on the
   /// connections' serial queues while it is held (an enqueue never runs client code), so that
   /// every client receives the changes in the order they were applied.
   private let lock = NSLock()
@@ -37,6 +37,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
   private var listeners: [ObjectIdentifier: Listener] = [:]
   private var disconnectionWrites: [ObjectIdentifier: [DisconnectionWrite]] = [:]
   private var writeRule: (@Sendable (DatasyncPath) -> WebcomError?)?
+  private var clock: @Sendable () -> Date = { Date() }
 
   /// Creates an empty database.
   public init() {}
@@ -50,6 +51,13 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// standing for the security rules of a real back end); nil accepts every write.
   func setWriteRule(_ rule: (@Sendable (DatasyncPath) -> WebcomError?)?) {
     lock.withLock { writeRule = rule }
+  }
+
+  /// Replaces the back end's clock (a test hook standing for a back end whose clock differs from
+  /// the client's): it resolves ``WebcomDate/backEndCurrentDate`` and gives the clock offset
+  /// announced to clients when they connect.
+  func setClock(_ clock: @escaping @Sendable () -> Date) {
+    lock.withLock { self.clock = clock }
   }
 
   /// Stops serving the listens at or below a path (a test hook standing for a lost read
@@ -68,7 +76,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
   func attach(_ client: ObjectIdentifier, deliver: @escaping @Sendable (BackEndMessage) -> Void) {
     lock.withLock {
       listeners[client] = Listener(deliver: deliver)
-      deliver(.connected(clockOffset: 0))
+      deliver(.connected(clockOffset: clock().timeIntervalSinceNow))
     }
   }
 
@@ -108,6 +116,10 @@ public final class DatasyncDatabase: @unchecked Sendable {
             .rejected(identifier, error, current: root.value(at: operation.path.keys)))
         }
       case .writeOnDisconnection(let identifier, let operation, let repeating):
+        if let error = writeRule?(operation.path) {
+          listener.deliver(.rejected(identifier, error, current: nil))
+          return
+        }
         let write = DisconnectionWrite(
           identifier: identifier, operation: operation, repeating: repeating)
         disconnectionWrites[client, default: []].append(write)
@@ -125,7 +137,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
   private func applyLocked(
     _ operation: WriteOperation, from writer: ObjectIdentifier?
   ) throws(WebcomError) -> WriteOperation {
-    let resolved = operation.resolvingServerValues(now: Date())
+    let resolved = operation.resolvingServerValues(now: clock())
     let (tree, announced) = try resolved.applyingAuthoritatively(to: root)
     root = tree
     for (client, listener) in listeners where client != writer {

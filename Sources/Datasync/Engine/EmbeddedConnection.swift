@@ -5,14 +5,42 @@ import Foundation
 /// Requests and messages travel through one serial queue, so the back end sees the client's
 /// requests in order and the client receives the back end's messages in order, always
 /// asynchronously (acknowledgements arrive after the local events, as over a network).
+///
+/// Test hooks make it behave like a network: ``setLatency(_:)`` delays every request and every
+/// message (order is kept), ``dropConnection(reconnecting:)`` cuts the connection as a lost
+/// network would (the back end runs the client's disconnection writes). The embedded network
+/// loses nothing: a request that reaches a cut connection waits and reaches the back end right
+/// after the next reconnection, before the client learns that it is connected again.
 final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
+  /// The delay added to each request and each message: uniform in `minimum...maximum`, drawn
+  /// from a generator seeded with `seed`.
+  struct Latency: Sendable {
+    var minimum: TimeInterval
+    var maximum: TimeInterval
+    var seed: UInt64
+
+    init(minimum: TimeInterval = 0, maximum: TimeInterval, seed: UInt64 = 0) {
+      self.minimum = min(minimum, maximum)
+      self.maximum = maximum
+      self.seed = seed
+    }
+  }
+
   private let database: DatasyncDatabase
   private let queue: DispatchQueue
   /// Protects `receiver`.
   private let lock = NSLock()
   private var receiver: (@Sendable (BackEndMessage) -> Void)?
-  /// Touched only on `queue`.
+  /// Everything below is touched only on `queue`.
   private var isAttached = false
+  /// The state the client asked for with ``setConnected(_:)``.
+  private var wantsConnection = false
+  /// Requests that reached the connection while it was cut, sent at the next reconnection.
+  private var held: [ClientRequest] = []
+  private var latency: Latency?
+  private var random = SeededRandom(seed: 0)
+  private var upstream = DelayLine()
+  private var downstream = DelayLine()
 
   init(database: DatasyncDatabase, label: String) {
     self.database = database
@@ -26,23 +54,20 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
 
   func send(_ request: ClientRequest) {
     queue.async { [self] in
-      guard isAttached else { return }
-      database.handle(request, from: ObjectIdentifier(self))
+      travel(.upstream) { [self] in
+        if isAttached {
+          database.handle(request, from: ObjectIdentifier(self))
+        } else {
+          held.append(request)
+        }
+      }
     }
   }
 
   func setConnected(_ connected: Bool) {
     queue.async { [self] in
-      guard connected != isAttached else { return }
-      isAttached = connected
-      if connected {
-        database.attach(ObjectIdentifier(self)) { [weak self] message in
-          guard let self else { return }
-          self.queue.async { self.receive(message) }
-        }
-      } else {
-        database.detach(ObjectIdentifier(self))
-      }
+      wantsConnection = connected
+      travel(.upstream) { [self] in attach(connected) }
     }
   }
 
@@ -55,8 +80,174 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     _ = released
   }
 
+  // MARK: Test hooks
+
+  /// Delays every later request and message by the given latency (nil: no added delay).
+  func setLatency(_ latency: Latency?) {
+    queue.async { [self] in
+      self.latency = latency
+      random = SeededRandom(seed: latency?.seed ?? 0)
+    }
+  }
+
+  /// Cuts the connection as a lost network would, after the requests already sent: the back end
+  /// runs this client's disconnection writes and the client is told it is disconnected. With
+  /// `reconnecting`, the connection comes back at once (after the latency) if the client still
+  /// wants it; otherwise it stays cut until ``restoreConnection()``.
+  func dropConnection(reconnecting: Bool = true) {
+    queue.async { [self] in
+      travel(.upstream) { [self] in
+        attach(false)
+        if reconnecting && wantsConnection {
+          travel(.upstream) { [self] in attach(wantsConnection) }
+        }
+      }
+    }
+  }
+
+  /// Reconnects a connection cut by ``dropConnection(reconnecting:)``, if the client wants it.
+  func restoreConnection() {
+    queue.async { [self] in
+      travel(.upstream) { [self] in attach(wantsConnection) }
+    }
+  }
+
+  // MARK: Internals
+
+  /// Attaches to (or detaches from) the back end; on attachment, the held requests go first.
+  private func attach(_ connected: Bool) {
+    guard connected != isAttached else { return }
+    isAttached = connected
+    let client = ObjectIdentifier(self)
+    if connected {
+      database.attach(client) { [weak self] message in
+        guard let self else { return }
+        self.queue.async {
+          self.travel(.downstream) { self.receive(message) }
+        }
+      }
+      let requests = held
+      held = []
+      for request in requests { database.handle(request, from: client) }
+    } else {
+      database.detach(client)
+    }
+  }
+
+  /// The two ways through the connection, each keeping its order.
+  private enum Direction {
+    case upstream, downstream
+  }
+
+  /// Runs `work` on `queue` after the latency, never before the work that took the same
+  /// direction first.
+  private func travel(_ direction: Direction, _ work: @escaping () -> Void) {
+    let delay =
+      latency.map { latency in
+        latency.minimum + (latency.maximum - latency.minimum) * random.nextUnitInterval()
+      } ?? 0
+    switch direction {
+    case .upstream:
+      if delay <= 0 && upstream.isEmpty { return work() }
+      upstream.append(work, after: delay)
+    case .downstream:
+      if delay <= 0 && downstream.isEmpty { return work() }
+      downstream.append(work, after: delay)
+    }
+    scheduleReadyWork(direction)
+  }
+
+  /// Runs the ready work of a direction when its first waiting work is due (one timer per
+  /// direction at a time).
+  private func scheduleReadyWork(_ direction: Direction) {
+    let deadline: DispatchTime?
+    switch direction {
+    case .upstream: deadline = upstream.armTimer()
+    case .downstream: deadline = downstream.armTimer()
+    }
+    guard let deadline else { return }
+    queue.asyncAfter(deadline: deadline) { [self] in
+      switch direction {
+      case .upstream: upstream.hasTimer = false
+      case .downstream: downstream.hasTimer = false
+      }
+      while true {
+        let ready: (() -> Void)?
+        switch direction {
+        case .upstream: ready = upstream.removeFirstReady()
+        case .downstream: ready = downstream.removeFirstReady()
+        }
+        guard let ready else { break }
+        ready()
+      }
+      scheduleReadyWork(direction)
+    }
+  }
+
   private func receive(_ message: BackEndMessage) {
     guard let receiver = lock.withLock({ receiver }) else { return }
     receiver(message)
+  }
+}
+
+/// Work waiting on a connection's queue: each item runs no earlier than its own deadline and
+/// never before the items that entered first.
+private struct DelayLine {
+  private var items: [(deadline: DispatchTime, work: () -> Void)] = []
+  private var start = 0
+  private var lastDeadline = DispatchTime(uptimeNanoseconds: 0)
+
+  var isEmpty: Bool { start == items.count }
+
+  /// Whether a timer will run the work that is due.
+  var hasTimer = false
+
+  /// The deadline for a new timer, or nil when there is no work or a timer is already armed.
+  mutating func armTimer() -> DispatchTime? {
+    guard !hasTimer, !isEmpty else { return nil }
+    hasTimer = true
+    return items[start].deadline
+  }
+
+  /// Adds work due `delay` seconds from now, or with the work ahead of it.
+  mutating func append(_ work: @escaping () -> Void, after delay: TimeInterval) {
+    let deadline = max(DispatchTime.now() + max(delay, 0), lastDeadline)
+    lastDeadline = deadline
+    items.append((deadline, work))
+  }
+
+  /// Removes and returns the first work if its deadline has passed (one at a time, so that work
+  /// added while it runs goes after the work still waiting).
+  mutating func removeFirstReady() -> (() -> Void)? {
+    guard start < items.count, items[start].deadline <= DispatchTime.now() else { return nil }
+    let work = items[start].work
+    start += 1
+    if start == items.count {
+      items = []
+      start = 0
+    } else if start > 64 && start * 2 > items.count {
+      items.removeFirst(start)
+      start = 0
+    }
+    return work
+  }
+}
+
+/// A small deterministic random generator (SplitMix64) for the latency hook.
+private struct SeededRandom {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  /// A number in `0..<1`.
+  mutating func nextUnitInterval() -> Double {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    value ^= value >> 31
+    return Double(value >> 11) / Double(UInt64(1) << 53)
   }
 }

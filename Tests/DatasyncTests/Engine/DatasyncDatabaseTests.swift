@@ -20,9 +20,15 @@ import Testing
     list.subscribe(to: .valueChange, queue: queue, onEvent: loaded.record)
     #expect(loaded.wait(forCount: 1))
     let result = Shared<WebcomResult<Void>?>(nil)
+    let answered = DispatchSemaphore(value: 0)
     let child = try #require(
-      list.push("secret", queue: queue) { outcome in result.update { $0 = outcome } })
+      list.push("secret", queue: queue) { outcome in
+        result.update { $0 = outcome }
+        answered.signal()
+      })
     #expect(recorder.wait(forCount: 2) && loaded.wait(forCount: 3))
+    // The callback is queued after the events that revert the push.
+    #expect(answered.wait(timeout: .now() + 10) == .success)
     queue.sync {}
     #expect(recorder.recorded.map(describe) == ["+\(child.key.value)", "-\(child.key.value)"])
     #expect(recorder.recorded.map(\.acked) == [false, true])

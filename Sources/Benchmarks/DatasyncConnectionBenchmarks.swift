@@ -1,0 +1,128 @@
+import Datasync
+import Dispatch
+import Foundation
+
+/// The connection cases of `datasync-bench`: latency compensation and offline replay on the
+/// embedded back end.
+enum DatasyncConnectionBenchmarks {
+  /// Runs the cases; returns what they wrote, to keep alive until the end of the run, so that
+  /// memory cases measured later get fresh pages (run it before them, after the cases whose
+  /// freed memory it would otherwise reuse).
+  static func run(_ harness: BenchmarkHarness) -> [AnyObject] {
+    var kept: [AnyObject] = []
+    offlineReplay(harness, keeping: &kept)
+    roundTrip(harness)
+    return kept
+  }
+
+  /// Waits for a signal, failing loudly rather than hanging.
+  private static func waitOrFail(_ semaphore: DispatchSemaphore, _ what: String) {
+    guard semaphore.wait(timeout: .now() + 600) == .success else {
+      fatalError("benchmark timed out waiting for \(what)")
+    }
+  }
+
+  private static func makeService(_ database: DatasyncDatabase = DatasyncDatabase())
+    -> DatasyncService
+  {
+    WebcomApplication(
+      configuration: WebcomConfiguration(identifier: "bench", backEnd: .embedded(database))
+    ).datasyncService
+  }
+
+  /// The resident memory of the process in bytes (Linux), nil elsewhere.
+  private static func residentBytes() -> Int? {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+      return nil
+    }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+
+  /// One write at a time: the local event (unacknowledged) then the acknowledgement event.
+  private static func roundTrip(_ harness: BenchmarkHarness) {
+    let name = "datasync connection: write -> local event -> ack round trip"
+    guard harness.includes(name) else { return }
+    let queue = DispatchQueue(label: "bench.round-trip")
+    let node = makeService().createManager().node(for: "bench/round-trip")!
+    let local = DispatchSemaphore(value: 0)
+    let acknowledged = DispatchSemaphore(value: 0)
+    let subscription = node.subscribe(
+      to: .value(change: true, acknowledgement: true), stores: false, queue: queue,
+      onEvent: { event in
+        if event.eventType == .valueAcknowledgement {
+          acknowledged.signal()
+        } else if !event.acked {
+          local.signal()
+        }
+      })
+    node.set(0, queue: queue)
+    waitOrFail(local, "the first local event")
+    waitOrFail(acknowledged, "the first acknowledgement")
+    var value = 0
+    let writes = harness.scaled(5_000)
+    var bestToLocalEvent = Double.infinity
+    harness.measureBatch(name, operations: writes) {
+      var toLocalEvent: UInt64 = 0
+      for _ in 0..<writes {
+        value += 1
+        let start = DispatchTime.now().uptimeNanoseconds
+        node.set(value, queue: queue)
+        waitOrFail(local, "the local event")
+        toLocalEvent += DispatchTime.now().uptimeNanoseconds - start
+        waitOrFail(acknowledged, "the acknowledgement")
+      }
+      bestToLocalEvent = min(bestToLocalEvent, Double(toLocalEvent) / Double(writes))
+    }
+    harness.report(
+      "datasync connection: write -> local event (part of the round trip)",
+      value: bestToLocalEvent, unit: "ns/op")
+    withExtendedLifetime(subscription) {}
+  }
+
+  /// 10,000 writes made offline (applied locally, queued), then sent on reconnection until the
+  /// back end acknowledged them all; best of three rounds, memory of the first. The data of every
+  /// round is kept in `kept`.
+  private static func offlineReplay(_ harness: BenchmarkHarness, keeping kept: inout [AnyObject]) {
+    let name = "datasync connection: 10,000 offline writes replayed on reconnection"
+    guard harness.includes(name) else { return }
+    let writes = harness.scaled(10_000)
+    var bestOffline = Double.infinity
+    var bestReplay = Double.infinity
+    var bytesPerWrite: Double?
+    for round in 0..<3 {
+      let queue = DispatchQueue(label: "bench.offline")
+      let service = makeService()
+      let list = service.createManager().node(for: "bench/offline")!
+      let loaded = DispatchSemaphore(value: 0)
+      let subscription = list.subscribe(
+        to: .valueChange, stores: false, queue: queue, onEvent: { _ in loaded.signal() })
+      waitOrFail(loaded, "the replay")
+      let answered = DispatchSemaphore(value: 0)
+      service.isConnectionEnabled = false
+      let before = residentBytes()
+      let start = DispatchTime.now().uptimeNanoseconds
+      for index in 0..<writes {
+        list.push(index, queue: queue) { _ in answered.signal() }
+      }
+      let offline = DispatchTime.now().uptimeNanoseconds
+      if round == 0, let before, let after = residentBytes() {
+        bytesPerWrite = Double(after - before) / Double(writes)
+      }
+      service.isConnectionEnabled = true
+      for _ in 0..<writes { waitOrFail(answered, "the acknowledgements") }
+      let replayed = DispatchTime.now().uptimeNanoseconds
+      bestOffline = min(bestOffline, Double(offline - start) / Double(writes))
+      bestReplay = min(bestReplay, Double(replayed - offline) / 1e6)
+      kept.append(list)
+      if let subscription { kept.append(subscription) }
+    }
+    harness.report(name + ": offline write", value: bestOffline, unit: "ns/op")
+    harness.report(name + ": replay until all acked", value: bestReplay, unit: "ms")
+    if let bytesPerWrite {
+      harness.report(
+        name + ": resident bytes per queued write", value: bytesPerWrite, unit: "bytes")
+    }
+  }
+}
