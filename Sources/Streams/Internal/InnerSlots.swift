@@ -77,6 +77,33 @@ internal struct InnerSlots {
     }
   }
 
+  /// Stores the subscription of upstream `id` and asks it for what the downstream's `unused`
+  /// demand allows; cancels the subscription instead when the operator is over (`isLive` false)
+  /// or that upstream is no longer wanted. Perform the effects after unlocking.
+  @inlinable
+  mutating func subscribed(
+    _ id: Int, _ subscription: any Subscription, unused: Subscribers.Demand, isLive: Bool
+  ) -> RelayEffects {
+    var effects = RelayEffects()
+    if isLive && attach(id, subscription) {
+      refill(id, unused: unused, into: &effects)
+    } else {
+      effects.cancel(subscription)
+    }
+    return effects
+  }
+
+  /// Records a value from upstream `id` and asks that upstream for the next one if the
+  /// downstream's `unused` demand, less this value, allows; nil when the value is not wanted (the
+  /// operator is over, or the upstream was removed).
+  @inlinable
+  mutating func received(_ id: Int, unused: Subscribers.Demand, isLive: Bool) -> RelayEffects? {
+    guard isLive, consume(id) else { return nil }
+    var effects = RelayEffects()
+    refill(id, unused: unused - 1, into: &effects)
+    return effects
+  }
+
   /// ``refill(_:unused:into:)`` for every upstream for which `include` holds.
   @inlinable
   mutating func refillAll(

@@ -95,13 +95,9 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
   @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !state.isDone, state.slots.attach(index, subscription) else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    var effects = RelayEffects()
-    state.slots.refill(index, unused: outlet.unusedDemand, into: &effects)
+    let isLive = !isEnded && !state.isDone
+    let effects = state.slots.subscribed(
+      index, subscription, unused: outlet.unusedDemand, isLive: isLive)
     lock.unlock()
     effects.perform()
   }

@@ -202,13 +202,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !state.isDone, state.inners.attach(id, subscription) else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    var effects = RelayEffects()
-    state.inners.refill(id, unused: outlet.unusedDemand, into: &effects)
+    let isLive = !isEnded && !state.isDone
+    let effects = state.inners.subscribed(
+      id, subscription, unused: outlet.unusedDemand, isLive: isLive)
     lock.unlock()
     effects.perform()
   }
@@ -216,12 +212,13 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @inlinable
   func secondary(_ id: Int, didSend value: Inner.Output) {
     lock.lock()
-    guard !state.isDone, state.inners.consume(id) else {
+    let isLive = !state.isDone
+    guard
+      let effects = state.inners.received(id, unused: outlet.unusedDemand, isLive: isLive)
+    else {
       lock.unlock()
       return
     }
-    var effects = RelayEffects()
-    state.inners.refill(id, unused: outlet.unusedDemand - 1, into: &effects)
     emitAndUnlock(value, effects: effects)
   }
 

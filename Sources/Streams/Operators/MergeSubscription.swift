@@ -66,13 +66,9 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
   @inlinable
   func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !state.isDone, state.slots.attach(index, subscription) else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    var effects = RelayEffects()
-    state.slots.refill(index, unused: outlet.unusedDemand, into: &effects)
+    let isLive = !isEnded && !state.isDone
+    let effects = state.slots.subscribed(
+      index, subscription, unused: outlet.unusedDemand, isLive: isLive)
     lock.unlock()
     effects.perform()
   }
@@ -80,12 +76,13 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
   @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
     lock.lock()
-    guard !state.isDone, state.slots.consume(index) else {
+    let isLive = !state.isDone
+    guard
+      let effects = state.slots.received(index, unused: outlet.unusedDemand, isLive: isLive)
+    else {
       lock.unlock()
       return
     }
-    var effects = RelayEffects()
-    state.slots.refill(index, unused: outlet.unusedDemand - 1, into: &effects)
     emitAndUnlock(value, effects: effects)
   }
 
