@@ -3,8 +3,8 @@ import Streams
 /// A virtual instant, in nanoseconds since virtual time 0: the time type of ``TestScheduler``.
 ///
 /// Arithmetic saturates at the `Int` range instead of trapping. Its ``Stride`` counts
-/// nanoseconds, literals included (`TestScheduler.SchedulerTimeType.Stride(5)`… is 5 ns); use
-/// `.seconds(_:)`, `.milliseconds(_:)`, … for other units.
+/// nanoseconds, integer literals included (`5` is 5 ns, unlike `DispatchQueue`'s stride where it
+/// is 5 s); use `.seconds(_:)`, `.milliseconds(_:)`, … for other units.
 public struct VirtualTime: Strideable, Hashable, Sendable, CustomStringConvertible {
   /// A virtual interval, in nanoseconds.
   public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
