@@ -35,7 +35,10 @@ let package = Package(
       name: "DatasyncStreamsTests",
       dependencies: ["DatasyncStreams", "Datasync", "Streams", "StreamsTesting"]
     ),
-    .testTarget(name: "PlaygroundsTests", dependencies: ["Playgrounds"]),
+    .testTarget(
+      name: "PlaygroundsTests",
+      dependencies: ["Playgrounds", "Datasync", "Streams", "StreamsTesting"]
+    ),
     .testTarget(name: "DatasyncCLITests", dependencies: ["datasync"]),
   ],
   swiftLanguageModes: [.v6]

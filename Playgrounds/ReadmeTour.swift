@@ -22,6 +22,7 @@ enum ReadmeTour: Walkthrough {
     try await operatorChain(application, print: output.callAsFunction)
     try await forAwaitLoop(application, print: output.callAsFunction)
     virtualTime(print: output.callAsFunction)
+    virtualTimeForAService(print: output.callAsFunction)
   }
 
   static func callbacks(
@@ -113,6 +114,31 @@ enum ReadmeTour: Walkthrough {
     scheduler.advance(by: .milliseconds(100))
     input.send("swift")
     scheduler.advance(by: .seconds(1))
+    cancellable.cancel()
+  }
+
+  static func virtualTimeForAService(print: @escaping (String) -> Void) {
+    final class Autocomplete {
+      private let input = PassthroughSubject<String, Never>()
+      let suggestions: AnyPublisher<String, Never>
+
+      init(scheduler: AnySchedulerOf<DispatchQueue> = .main) {
+        suggestions = input.debounce(for: .milliseconds(300), scheduler: scheduler)
+          .eraseToAnyPublisher()
+      }
+
+      func type(_ text: String) { input.send(text) }
+    }
+
+    // In the app: Autocomplete(); in its test, the same code on virtual time:
+    let scheduler = DispatchQueue.test
+    let autocomplete = Autocomplete(scheduler: scheduler.eraseToAnyScheduler())
+    let cancellable = autocomplete.suggestions.sink { print("suggest '\($0)'") }
+
+    autocomplete.type("sw")
+    scheduler.advance(by: .milliseconds(299))  // nothing yet
+    autocomplete.type("swift")
+    scheduler.advance(by: .milliseconds(300))  // suggest 'swift'
     cancellable.cancel()
   }
 }

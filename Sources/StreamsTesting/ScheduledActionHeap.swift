@@ -1,10 +1,13 @@
-/// One action waiting in a ``TestScheduler``.
-internal struct ScheduledAction {
-  var time: Int
+/// One action waiting in a ``VirtualTimeScheduler``.
+internal struct ScheduledAction<Time: Strideable> {
+  var time: Time
   var sequence: UInt64
   let identifier: UInt64
-  let interval: Int?
+  /// The time between two runs of a repeating action; `nil` for a one-shot action.
+  let interval: Time.Stride?
   let action: () -> Void
+
+  var repeats: Bool { interval != nil }
 
   /// Heap order: earlier time first, then earlier scheduling.
   func precedes(_ other: ScheduledAction) -> Bool {
@@ -13,44 +16,28 @@ internal struct ScheduledAction {
 }
 
 /// A binary min-heap of scheduled actions keyed by (time, sequence): O(log n) insert and removal.
-internal struct ScheduledActionHeap {
-  private var storage: [ScheduledAction] = []
-  // Times of pending one-shot actions, with counts, to find the last one without a scan.
-  private var oneShotTimes: [Int: Int] = [:]
-  private var oneShotMaximum: Int?
+internal struct ScheduledActionHeap<Time: Strideable> {
+  private var storage: [ScheduledAction<Time>] = []
+
+  /// The number of pending one-shot (not repeating) actions.
+  private(set) var oneShotCount = 0
 
   var count: Int { storage.count }
-  var first: ScheduledAction? { storage.first }
+  var first: ScheduledAction<Time>? { storage.first }
 
-  /// The time of the latest pending one-shot action.
-  var latestOneShotTime: Int? { oneShotMaximum }
-
-  mutating func insert(_ action: ScheduledAction) {
-    if action.interval == nil {
-      oneShotTimes[action.time, default: 0] += 1
-      oneShotMaximum = max(oneShotMaximum ?? action.time, action.time)
-    }
+  mutating func insert(_ action: ScheduledAction<Time>) {
+    if !action.repeats { oneShotCount += 1 }
     storage.append(action)
     siftUp(from: storage.count - 1)
   }
 
   /// Removes and returns the first action. Precondition: the heap is not empty.
-  mutating func removeFirst() -> ScheduledAction {
+  mutating func removeFirst() -> ScheduledAction<Time> {
     storage.swapAt(0, storage.count - 1)
     let removed = storage.removeLast()
     if !storage.isEmpty { siftDown(from: 0) }
-    if removed.interval == nil { forgetOneShot(at: removed.time) }
+    if !removed.repeats { oneShotCount -= 1 }
     return removed
-  }
-
-  private mutating func forgetOneShot(at time: Int) {
-    let remaining = (oneShotTimes[time] ?? 1) - 1
-    if remaining > 0 {
-      oneShotTimes[time] = remaining
-      return
-    }
-    oneShotTimes[time] = nil
-    if oneShotMaximum == time { oneShotMaximum = oneShotTimes.keys.max() }
   }
 
   private mutating func siftUp(from start: Int) {

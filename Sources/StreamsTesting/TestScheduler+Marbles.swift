@@ -1,7 +1,7 @@
 import Streams
 import Testing
 
-extension TestScheduler {
+extension VirtualTimeScheduler where SchedulerTimeType == VirtualTime {
   /// A publisher that plays `diagram` on this scheduler, one tick every `tick`, with each value
   /// character replaced by `values[character]` and `#` failing with `error`.
   ///

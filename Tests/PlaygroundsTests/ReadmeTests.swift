@@ -44,6 +44,7 @@ import Testing
         "ada: first",
         "alan: second",
         "search 'swift' at 500000000ns",
+        "suggest 'swift'",
       ])
   }
 }

@@ -1,3 +1,7 @@
+import Datasync
+import Dispatch
+import Streams
+import StreamsTesting
 import Testing
 
 @testable import Playgrounds
@@ -52,14 +56,47 @@ import Testing
   }
 
   @Test func searchDebounce() async throws {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let output = WalkthroughOutput(echoes: false)
+    try await SearchDebounceWalkthrough.run(
+      output: output, scheduler: scheduler.eraseToAnyScheduler()
+    ) { pause in
+      scheduler.advance(by: pause)
+    }
     #expect(
-      try await transcript(of: SearchDebounceWalkthrough.self) == [
+      output.transcript == [
         "typed s, sw, swi 100 ms apart: nothing searched yet (0)",
         "300 ms after the last keystroke, one search: 'swi' -> Swift Package, Swing",
         "the catalog changes, the search updates: 'swi' -> Swift Package, Swing, Swirl",
         "typing the same query again searches nothing new (2)",
         "a new query: 'swe' -> Sweater",
       ])
+    #expect(start.distance(to: scheduler.now) == .milliseconds(1_200))
+  }
+
+  @Test func productSearchRunsOnceTypingPausesForThreeHundredMilliseconds() async throws {
+    let manager = WebcomApplication(configuration: WebcomConfiguration(identifier: "search-test"))
+      .datasyncService.createManager()
+    let products = try manager.nodeThrows(for: "products")
+    try await products.push(SearchDebounceWalkthrough.Product(name: "Swing"))
+    let scheduler = DispatchQueue.test
+    let search = SearchDebounceWalkthrough.ProductSearch(
+      catalog: products, scheduler: scheduler.eraseToAnyScheduler())
+    let results = WalkthroughOutput(echoes: false)
+    let cancellable = search.results.sink(
+      receiveCompletion: { _ in }, receiveValue: { results($0) })
+    search.type("sw")
+    scheduler.advance(by: .milliseconds(300))
+    try await waitUntil { results.transcript.count == 1 }
+    search.type("swin")
+    scheduler.advance(by: .milliseconds(299))
+    search.type("swing")
+    scheduler.advance(by: .milliseconds(299))
+    #expect(results.transcript == ["'sw' -> Swing"])
+    scheduler.advance(by: .milliseconds(1))
+    #expect(results.transcript == ["'sw' -> Swing", "'swing' -> Swing"])
+    cancellable.cancel()
   }
 
   @Test func presence() async throws {

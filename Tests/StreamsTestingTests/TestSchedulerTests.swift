@@ -22,6 +22,30 @@ import Testing
     #expect(Stride.nanoseconds(9).nanoseconds == 9)
   }
 
+  @Test func virtualTimeArithmeticSaturates() {
+    typealias Stride = TestScheduler.SchedulerTimeType.Stride
+    #expect(Stride.nanoseconds(.max) + 1 == .nanoseconds(.max))
+    #expect(Stride.nanoseconds(.min) - 1 == .nanoseconds(.min))
+    let latest = TestScheduler.SchedulerTimeType(.max)
+    let earliest = TestScheduler.SchedulerTimeType(.min)
+    #expect(latest.advanced(by: 1) == latest)
+    #expect(earliest.distance(to: latest) == .nanoseconds(.max))
+    #expect(latest.distance(to: earliest) == .nanoseconds(.min))
+    #expect(earliest < latest)
+  }
+
+  @Test func repeatingActionStopsAtTheEndOfVirtualTime() {
+    let scheduler = TestScheduler()
+    let log = Log()
+    let cancellable = scheduler.schedule(after: .init(.max - 1), interval: .seconds(1)) {
+      log.append(1)
+    }
+    scheduler.advance(to: .init(.max))
+    #expect(log.items == [1, 1])
+    #expect(scheduler.pendingActionCount == 0)
+    cancellable.cancel()
+  }
+
   @Test func sameInstantRunsInSchedulingOrder() {
     let scheduler = TestScheduler()
     let log = Log()

@@ -1,37 +1,39 @@
-/// A scheduler that hides the type of the scheduler it wraps, keeping its time type.
+/// A scheduler that hides the type of the scheduler it wraps, keeping its time and options types.
 ///
-/// Useful to store "some scheduler with this time type" in a property, for example a
-/// `DispatchQueue` in production and a wrapper of a test scheduler with the same time type.
-/// Options are not forwarded (the wrapped scheduler receives `nil`).
+/// Store "some scheduler with `DispatchQueue`'s time" in a service, so production passes
+/// `DispatchQueue.main` and a test passes `DispatchQueue.test` (module `StreamsTesting`), a
+/// virtual-time scheduler with the same time type. Options given to the wrapper are passed to the
+/// wrapped scheduler as they are.
 ///
 /// ```swift
-/// let scheduler = AnyScheduler(DispatchQueue.main)
-/// subject.debounce(for: .milliseconds(300), scheduler: scheduler)
+/// final class SearchService {
+///   let scheduler: AnySchedulerOf<DispatchQueue>
+///   init(scheduler: AnySchedulerOf<DispatchQueue> = .main) { self.scheduler = scheduler }
+/// }
+/// subject.debounce(for: .milliseconds(300), scheduler: service.scheduler)
 /// ```
-public struct AnyScheduler<SchedulerTimeType: Strideable>: Scheduler
+public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-  /// Options are not forwarded to the wrapped scheduler.
-  public typealias SchedulerOptions = Never
-
   private let nowBody: () -> SchedulerTimeType
   private let minimumToleranceBody: () -> SchedulerTimeType.Stride
-  private let scheduleBody: (@escaping () -> Void) -> Void
+  private let scheduleBody: (SchedulerOptions?, @escaping () -> Void) -> Void
   private let scheduleAfterBody:
-    (SchedulerTimeType, SchedulerTimeType.Stride, @escaping () -> Void) -> Void
+    (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void
   private let scheduleRepeatingBody:
     (
-      SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride,
+      SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
       @escaping () -> Void
     ) -> any Cancellable
 
   /// Wraps `scheduler`.
-  public init<S: Scheduler>(_ scheduler: S) where S.SchedulerTimeType == SchedulerTimeType {
+  public init<S: Scheduler>(_ scheduler: S)
+  where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
     nowBody = { scheduler.now }
     minimumToleranceBody = { scheduler.minimumTolerance }
-    scheduleBody = { scheduler.schedule(options: nil, $0) }
-    scheduleAfterBody = { scheduler.schedule(after: $0, tolerance: $1, options: nil, $2) }
+    scheduleBody = { scheduler.schedule(options: $0, $1) }
+    scheduleAfterBody = { scheduler.schedule(after: $0, tolerance: $1, options: $2, $3) }
     scheduleRepeatingBody = {
-      scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: nil, $3)
+      scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4)
     }
   }
 
@@ -39,14 +41,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   public var minimumTolerance: SchedulerTimeType.Stride { minimumToleranceBody() }
 
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    scheduleBody(action)
+    scheduleBody(options, action)
   }
 
   public func schedule(
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void
   ) {
-    scheduleAfterBody(date, tolerance, action)
+    scheduleAfterBody(date, tolerance, options, action)
   }
 
   public func schedule(
@@ -54,13 +56,26 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) -> any Cancellable {
-    scheduleRepeatingBody(date, interval, tolerance, action)
+    scheduleRepeatingBody(date, interval, tolerance, options, action)
   }
 }
 
+/// An ``AnyScheduler`` with the time and options types of `WrappedScheduler`:
+/// `AnySchedulerOf<DispatchQueue>` holds `DispatchQueue.main` or `DispatchQueue.test`.
+public typealias AnySchedulerOf<WrappedScheduler: Scheduler> = AnyScheduler<
+  WrappedScheduler.SchedulerTimeType, WrappedScheduler.SchedulerOptions
+>
+
 extension Scheduler {
-  /// This scheduler wrapped in an `AnyScheduler`.
-  public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType> {
+  /// This scheduler wrapped in an ``AnyScheduler``.
+  public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
     AnyScheduler(self)
+  }
+}
+
+extension AnyScheduler {
+  /// This scheduler itself: erasing it again would only add a layer.
+  public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
+    self
   }
 }

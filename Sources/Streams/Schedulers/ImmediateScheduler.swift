@@ -14,9 +14,10 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     /// The interval between two immediate-scheduler times, in steps.
     ///
     /// Time never passes on an immediate scheduler, so every unit conversion (`.seconds(_:)`,
-    /// `.milliseconds(_:)`, …) gives zero steps.
+    /// `.milliseconds(_:)`, …) gives zero steps. Literals count steps: `14` and `14.6` are both
+    /// 14 steps (a float literal is truncated toward zero, as in Combine).
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
-      Codable, Sendable, ExpressibleByIntegerLiteral
+      Codable, Sendable, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral
     {
       /// The number of steps.
       public var magnitude: Int
@@ -24,6 +25,19 @@ public struct ImmediateScheduler: Scheduler, Sendable {
       /// A stride of `value` steps.
       public init(_ value: Int) { magnitude = value }
       public init(integerLiteral value: Int) { magnitude = value }
+
+      /// `value` steps, truncated toward zero and clamped to the `Int` range; NaN is zero.
+      public init(floatLiteral value: Double) {
+        if value.isNaN {
+          magnitude = 0
+        } else if value >= Double(Int.max) {
+          magnitude = .max
+        } else if value <= Double(Int.min) {
+          magnitude = .min
+        } else {
+          magnitude = Int(value.rounded(.towardZero))
+        }
+      }
       public init?<T: BinaryInteger>(exactly source: T) {
         guard let value = Int(exactly: source) else { return nil }
         magnitude = value

@@ -2,8 +2,9 @@
 /// virtual clock in tests.
 ///
 /// Time-based operators (`debounce`, `throttle`, `delay`, `timeout`, …) and `receive(on:)` take a
-/// scheduler, so the same chain runs on a `DispatchQueue` in production and on a `TestScheduler`
-/// (module `StreamsTesting`) in tests.
+/// scheduler, so the same chain runs on a `DispatchQueue` in production and on virtual time in
+/// tests: `TestScheduler`, or `DispatchQueue.test` for code that takes an
+/// `AnySchedulerOf<DispatchQueue>` (module `StreamsTesting`).
 ///
 /// A scheduler runs the actions it was given for the same time in the order they were given.
 ///
