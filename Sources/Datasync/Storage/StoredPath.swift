@@ -1,3 +1,5 @@
+import Foundation
+
 /// The byte encoding of the paths under which the durable store keeps its leaves.
 ///
 /// A path is the concatenation of the encodings of its keys (the root is empty). The encoding is
@@ -85,15 +87,18 @@ enum StoredPath {
     guard offset < bytes.count else { return nil }
     let tag = bytes[offset]
     if tag >= firstTextByte {
-      let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
-      guard let length = rest.firstIndex(of: terminator) else { return nil }
-      let utf8 = UnsafeRawBufferPointer(rebasing: rest[..<length]).assumingMemoryBound(
-        to: UInt8.self)
+      let start = bytes.baseAddress! + offset
+      guard let terminatorAddress = memchr(start, Int32(terminator), bytes.count - offset) else {
+        return nil
+      }
+      let utf8 = UnsafeBufferPointer(
+        start: start.assumingMemoryBound(to: UInt8.self),
+        count: UnsafeRawPointer(terminatorAddress) - start)
       guard WebcomKey.invalidityReason(of: utf8) == nil,
-        let string = String(validating: utf8, as: UTF8.self)
+        let string = String(validatingCString: start.assumingMemoryBound(to: CChar.self))
       else { return nil }
       let key = WebcomKey(string, utf8: utf8)
-      return key.isInteger ? nil : (key, offset + length + 1)
+      return key.isInteger ? nil : (key, offset + utf8.count + 1)
     }
     guard tag > 0, tag <= zeroTag + 8 else { return nil }
     let count = Int(tag >= zeroTag ? tag - zeroTag : zeroTag - 1 - tag)
