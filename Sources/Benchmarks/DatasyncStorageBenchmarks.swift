@@ -8,24 +8,22 @@ import Foundation
 /// Files are written to a fresh temporary directory, removed at the end. A quick run stores
 /// 100k leaves instead of 1M.
 enum DatasyncStorageBenchmarks {
-  private static let openCase = "storage: open a file of"
   private static let commitCase = "storage: commit of a leaf write"
-  private static let bytesCase = "storage: bytes on disk per leaf"
 
+  /// Runs the selected cases (each creates its files only when it is selected).
   static func run(_ harness: BenchmarkHarness) {
-    guard [openCase, commitCase, bytesCase].contains(where: harness.includes) else { return }
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("datasync-bench-storage-\(UUID().uuidString)")
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: directory) }
       let largeLeaves = harness.isQuick ? 100_000 : 1_000_000
-      let small = try commitCost(harness, directory: directory, leaves: 10_000)
-      let large = try commitCost(harness, directory: directory, leaves: largeLeaves)
+      let costs = try commitCosts(
+        harness, directory: directory,
+        files: [(10_000, false), (largeLeaves, false), (10_000, true)])
       harness.reportRatio(
-        "storage: commit of a leaf write, \(label(largeLeaves)) / 10k stored leaves", large, small,
-        goal: 2)
-      _ = try commitCost(harness, directory: directory, leaves: 10_000, flushesEveryCommit: true)
+        "storage: commit of a leaf write, \(label(largeLeaves)) / 10k stored leaves", costs[1],
+        costs[0], goal: 2)
       try openAndSize(harness, directory: directory, leaves: largeLeaves)
     } catch {
       print("storage: the benchmark failed: \(error)")
@@ -47,37 +45,49 @@ enum DatasyncStorageBenchmarks {
   }
 
   /// The time of one commit writing one leaf (a new string at a pseudo-random place among the
-  /// stored leaves); returns ns per commit.
-  private static func commitCost(
-    _ harness: BenchmarkHarness, directory: URL, leaves: Int, flushesEveryCommit: Bool = false
-  ) throws -> Double {
-    let name =
-      "\(commitCase), \(label(leaves)) stored leaves"
-      + (flushesEveryCommit ? ", synchronous=FULL" : ", synchronous=NORMAL")
-    guard harness.includes(name) else { return .nan }
-    let (path, store) = try makeFile(
-      in: directory, leaves: leaves, flushesEveryCommit: flushesEveryCommit)
-    defer {
-      store.close()
-      try? FileManager.default.removeItem(atPath: path)
+  /// stored leaves), for files of the given sizes and durabilities; returns ns per commit for
+  /// each file (NaN for a case not selected).
+  ///
+  /// The files are measured in alternating rounds and the best round of each is kept, so that a
+  /// change of the machine's load between rounds hits every file alike.
+  private static func commitCosts(
+    _ harness: BenchmarkHarness, directory: URL, files: [(leaves: Int, flushesEveryCommit: Bool)]
+  ) throws -> [Double] {
+    let names = files.map { file in
+      "\(commitCase), \(label(file.leaves)) stored leaves"
+        + (file.flushesEveryCommit ? ", synchronous=FULL" : ", synchronous=NORMAL")
     }
+    let stores = try zip(files, names).map { file, name in
+      harness.includes(name)
+        ? try makeFile(
+          in: directory, leaves: file.leaves, flushesEveryCommit: file.flushesEveryCommit
+        ).store
+        : nil
+    }
+    defer { stores.forEach { $0?.close() } }
+    var best = [Double](repeating: .infinity, count: files.count)
     var position: UInt64 = 0
-    var failure: (any Error)?
-    let commits = harness.scaled(flushesEveryCommit ? 500 : 5_000)
-    let nanoseconds = harness.measureBatch(name, operations: commits) {
-      for _ in 0..<commits {
-        // A multiplicative sequence visits the leaves in a scattered order.
-        position = (position &+ 1) &* 0x9E37_79B9_7F4A_7C15
-        let leaf = Int(position >> 33) % leaves
-        do {
+    for round in 0...5 {
+      for (index, file) in files.enumerated() {
+        guard let store = stores[index] else { continue }
+        // A flush per commit makes those commits a thousand times slower: fewer of them.
+        let commits = harness.scaled(file.flushesEveryCommit ? 200 : 4_000) / (round == 0 ? 10 : 1)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<max(1, commits) {
+          // A multiplicative sequence visits the leaves in a scattered order.
+          position = (position &+ 1) &* 0x9E37_79B9_7F4A_7C15
+          let leaf = Int(position >> 33) % file.leaves
           try store.setLeaf(group: leaf / 1_000, leaf: leaf % 1_000, to: "written \(position)")
-        } catch {
-          failure = error
         }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+        // Round 0 warms the caches up.
+        if round > 0 { best[index] = min(best[index], elapsed / Double(max(1, commits))) }
       }
     }
-    if let failure { throw failure }
-    return nanoseconds
+    for (index, name) in names.enumerated() where stores[index] != nil {
+      harness.report(name, value: best[index], unit: "ns/op")
+    }
+    return zip(best, stores).map { $1 == nil ? .nan : $0 }
   }
 
   /// Opens a file of `leaves` leaves and reads its tree (best of 3), then reports the file's
@@ -85,10 +95,13 @@ enum DatasyncStorageBenchmarks {
   private static func openAndSize(_ harness: BenchmarkHarness, directory: URL, leaves: Int)
     throws
   {
+    let openName = "storage: open a file of \(label(leaves)) leaves and read its tree"
+    let bytesName =
+      "storage: bytes on disk per leaf at \(label(leaves)) leaves (keys k<n> in g<n>, short strings)"
+    guard harness.includes(openName) || harness.includes(bytesName) else { return }
     let (path, store) = try makeFile(in: directory, leaves: leaves)
     store.close()
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let openName = "\(openCase) \(label(leaves)) leaves and read its tree"
     if harness.includes(openName) {
       var best = Double.infinity
       for _ in 0..<3 {
@@ -104,7 +117,6 @@ enum DatasyncStorageBenchmarks {
       }
       harness.report(openName, value: best, unit: "ms")
     }
-    let bytesName = "\(bytesCase) at \(label(leaves)) leaves (keys k<n> in g<n>, short strings)"
     if harness.includes(bytesName) {
       let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
       harness.report(bytesName, value: Double(size) / Double(leaves), unit: "bytes")
