@@ -64,7 +64,9 @@ enum DatasyncStorageBenchmarks {
         ).store
         : nil
     }
-    defer { stores.forEach { $0?.close() } }
+    defer {
+      for store in stores { store?.close() }
+    }
     var best = [Double](repeating: .infinity, count: files.count)
     var position: UInt64 = 0
     for round in 0...5 {
