@@ -73,7 +73,6 @@ final class SQLiteConnection {
     guard try statement.step() else {
       throw WebcomError(.storageFailed, "\"\(sql)\" returned no row on \(fileDescription)")
     }
-    defer { statement.reset() }
     return statement.int64(at: 0)
   }
 
@@ -85,7 +84,6 @@ final class SQLiteConnection {
     guard try statement.step() else {
       throw WebcomError(.storageFailed, "\"\(sql)\" returned no row on \(fileDescription)")
     }
-    defer { statement.reset() }
     return statement.text(at: 0) ?? ""
   }
 
