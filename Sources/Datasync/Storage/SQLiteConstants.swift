@@ -8,8 +8,6 @@ enum SQLiteConstants {
   static let ok: Int32 = 0
   /// `SQLITE_BUSY`: the database file is locked by another connection.
   static let busy: Int32 = 5
-  /// `SQLITE_TOOBIG`: a string or blob exceeds the size limit.
-  static let tooBig: Int32 = 18
   /// `SQLITE_NOTADB`: the file is not a database.
   static let notADatabase: Int32 = 26
   /// `SQLITE_ROW`: `sqlite3_step` has a row ready.

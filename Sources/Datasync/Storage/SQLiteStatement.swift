@@ -27,6 +27,7 @@ final class SQLiteStatement {
   ///
   /// - Throws: ``WebcomError`` with code `storageFailed`.
   func bind(blob bytes: ArraySlice<UInt8>, at index: Int32) throws(WebcomError) {
+    try checkLength(bytes.count)
     let code = bytes.withUnsafeBytes { bindBytes($0, at: index, with: library.bindBlob) }
     try check(code, "binding a parameter of \"\(sql)\" on")
   }
@@ -35,6 +36,7 @@ final class SQLiteStatement {
   ///
   /// - Throws: ``WebcomError`` with code `storageFailed`.
   func bind(text: String, at index: Int32) throws(WebcomError) {
+    try checkLength(text.utf8.count)
     var text = text
     let code = text.withUTF8 {
       bindBytes(UnsafeRawBufferPointer($0), at: index, with: library.bindText)
@@ -46,8 +48,6 @@ final class SQLiteStatement {
   private func bindBytes(
     _ bytes: UnsafeRawBufferPointer, at index: Int32, with function: SQLiteLibrary.BindBytes
   ) -> Int32 {
-    // SQLite's length parameter is an `int`: longer values are refused as too big.
-    guard bytes.count <= Int32.max else { return SQLiteConstants.tooBig }
     // A null pointer would bind SQL null: an empty value points at a valid empty buffer instead.
     return withUnsafeBytes(of: UInt8(0)) { empty in
       function(
@@ -138,6 +138,15 @@ final class SQLiteStatement {
   /// A floating column of the current row.
   func double(at column: Int32) -> Double {
     library.columnDouble(handle, column)
+  }
+
+  /// Refuses a text or blob longer than SQLite's `int` length parameter can say.
+  private func checkLength(_ count: Int) throws(WebcomError) {
+    guard count > Int32.max else { return }
+    throw WebcomError(
+      .storageFailed,
+      "a value of \(count) bytes is too large for \(connection.fileDescription) (at most "
+        + "\(Int32.max) bytes)")
   }
 
   private func check(_ code: Int32, _ doing: String) throws(WebcomError) {

@@ -6,18 +6,20 @@ import Foundation
 /// order-preserving: comparing two encoded paths byte by byte (as SQLite compares blobs) gives
 /// the order of the paths key by key in ``WebcomKey`` order, an ancestor before its descendants.
 /// It is also prefix-free key by key, so the subtree of a path is exactly the range of encodings
-/// that start with its encoding: `[encoded, ``subtreeEnd(of:)``)`.
+/// that start with its encoding: from its encoding (included) to ``subtreeEnd(of:)`` (excluded).
 ///
 /// A key is encoded as follows; every key encoding ends with the byte `0x00`.
 /// - A key that is not an integer (see ``WebcomKey``): its UTF-8 bytes, then `0x00`. Such a key
 ///   never holds a byte below `0x20`, so it sorts after every integer key, and `0x00` ends it.
-/// - An integer key of value `v`: a tag byte and `n` big-endian value bytes, where for `v >= 0`
-///   the tag is `0x0A + n` and the bytes are the `n` significant bytes of `v`; for `v < 0` the
-///   tag is `0x09 - n` and the bytes are those of `v` over its `n` significant bytes of `-1 - v`
-///   (larger magnitudes get a smaller tag, then smaller bytes). Then the key's form: `0x00` for
-///   the canonical spelling of `v` (no leading zero, no `-0`), which is the shortest and comes
-///   first; otherwise `0x01`, the UTF-8 length on two big-endian bytes, the UTF-8 bytes, `0x00`
-///   (equal numbers: the shorter spelling first, then by bytes, as ``WebcomKey`` orders them).
+/// - An integer key of value `v`: a tag byte and `n` big-endian value bytes. For `v >= 0`, `n` is
+///   the number of significant bytes of `v`, the tag is `0x0A + n` and the bytes are the low `n`
+///   bytes of `v`. For `v < 0`, `n` is the number of significant bytes of `-1 - v`, the tag is
+///   `0x09 - n` and the bytes are the low `n` bytes of `v` in two's complement (larger magnitudes
+///   get a smaller tag, then smaller bytes); 0 and -1 have no value byte. Then the key's form:
+///   `0x00` for the canonical spelling of `v` (no leading zero, no `-0`), which is the shortest
+///   and comes first; otherwise `0x01`, the UTF-8 length on two big-endian bytes, the UTF-8
+///   bytes, `0x00` (equal numbers: the shorter spelling first, then by bytes, as ``WebcomKey``
+///   orders them).
 enum StoredPath {
   /// The byte that ends every key encoding.
   static let terminator: UInt8 = 0x00
