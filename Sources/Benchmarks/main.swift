@@ -24,6 +24,7 @@ if engineCases.contains(where: harness.includes) {
 }
 withExtendedLifetime(engineData) {}
 withExtendedLifetime(connectionData) {}
+DatasyncStorageBenchmarks.run(harness)
 DatasyncStreamsBenchmarks.run(harness)
 StreamsCoreBenchmarks.run(harness)
 StreamsSchedulerBenchmarks.run(harness)

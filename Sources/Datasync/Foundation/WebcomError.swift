@@ -43,6 +43,10 @@ public struct WebcomError: Error, Sendable, Equatable, CustomStringConvertible, 
     case subscriptionRevoked
     /// The operation needs a connection to the back end and there is none.
     case disconnected
+    /// The durable storage of a database failed: SQLite's runtime library could not be loaded,
+    /// the database file could not be opened, is not a Datasync database or is corrupt, or a
+    /// write could not be committed. The message names the library or the file and the reason.
+    case storageFailed
     /// An unexpected internal failure.
     case internalError
   }
