@@ -19,8 +19,8 @@ let package = Package(
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     .target(name: "Datasync"),
     .target(name: "DatasyncStreams", dependencies: ["Streams", "Datasync"]),
-    .target(name: "CEpoll"),
-    .target(name: "DatasyncServer", dependencies: ["Datasync", "CEpoll"]),
+    .target(name: "CLinuxSystem"),
+    .target(name: "DatasyncServer", dependencies: ["Datasync", "CLinuxSystem"]),
     .executableTarget(name: "datasync", dependencies: ["Datasync", "DatasyncStreams", "Streams"]),
     .executableTarget(
       name: "Benchmarks",

@@ -220,6 +220,7 @@ public final class HTTPEventStream: @unchecked Sendable {
         }
         state = .ended(final)
         pending = []
+        unwrittenCount = 0
         let callback = onClose
         onClose = nil
         return (callback, final)

@@ -353,7 +353,8 @@ struct HTTPRequestParser {
     }
     guard body.count + size <= limits.maxBodyBytes else {
       return .failure(
-        .contentTooLarge, "the chunked body is larger than the limit of \(limits.maxBodyBytes) bytes")
+        .contentTooLarge,
+        "the chunked body is larger than the limit of \(limits.maxBodyBytes) bytes")
     }
     state = .chunkData(remaining: size)
     return nil

@@ -1,5 +1,5 @@
 #if os(Linux)
-  import CEpoll
+  import CLinuxSystem
   import Glibc
   import Datasync
 

@@ -1,11 +1,11 @@
+import Datasync
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Datasync
-import Foundation
 
 /// The thread-safe entrance of a server's event loop: other threads hand it tasks, which the loop
 /// thread runs in order, and ask it to stop.

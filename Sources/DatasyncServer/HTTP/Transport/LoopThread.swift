@@ -1,11 +1,11 @@
+import Datasync
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Datasync
-import Foundation
 
 /// The thread of a server's event loop, joined when the server stops.
 ///

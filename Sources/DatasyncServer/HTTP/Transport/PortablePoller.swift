@@ -1,10 +1,10 @@
+import Datasync
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Datasync
 
 /// An ``EventPoller`` on POSIX `poll`: the same code on every platform.
 final class PortablePoller: EventPoller {

@@ -1,10 +1,11 @@
+import Datasync
+
 #if canImport(Glibc)
+  import CLinuxSystem
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Datasync
 
 /// The event loop of one ``HTTPServer``: one thread that waits on an ``EventPoller`` for the
 /// listening socket, the wake-up pipe and every connection, and does all their work — accepting,
@@ -46,6 +47,8 @@ final class ServerLoop {
   /// Where every connection reads into before keeping what it needs.
   let readBuffer: UnsafeMutableRawBufferPointer
 
+  /// The name of every loop thread, as system tools show it.
+  static let threadName = "datasync-http"
   private static let readBufferSize = 65_536
   private static let acceptPause: UInt64 = 100_000_000
 
@@ -83,6 +86,11 @@ final class ServerLoop {
 
   /// The loop thread's body: runs until a stop is requested, then closes everything.
   func run() {
+    #if canImport(Darwin)
+      pthread_setname_np(Self.threadName)
+    #else
+      pthread_setname_np(pthread_self(), Self.threadName)
+    #endif
     mailbox.attachLoopThread()
     nextSweep = now + sweepInterval
     while !mailbox.stopRequested {

@@ -1,10 +1,10 @@
+import Datasync
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Datasync
 
 /// The POSIX socket calls the server uses, with the platform differences in one place.
 ///
@@ -106,7 +106,9 @@ enum SocketSystem {
   ///
   /// - Returns: The socket and the peer's numeric address, or the `errno` of the failure
   ///   (`EAGAIN` when no connection is pending).
-  static func acceptConnection(from listener: Int32) -> Result<(descriptor: Int32, address: String), Errno> {
+  static func acceptConnection(from listener: Int32) -> Result<
+    (descriptor: Int32, address: String), Errno
+  > {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     let descriptor = withUnsafeMutablePointer(to: &storage) {
@@ -127,7 +129,8 @@ enum SocketSystem {
   }
 
   /// Reads into `buffer`.
-  static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
+  static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer
+  {
     while true {
       let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
       if count > 0 { return .bytes(count) }
