@@ -251,6 +251,23 @@ import Testing
     #expect(client.waitForClose())
   }
 
+  @Test func aClientThatLeavesDuringALargeAnswerDoesNotDisturbTheServer() throws {
+    // Writing to a connection the peer has closed fails with EPIPE or a reset, never SIGPIPE.
+    let large = [UInt8](repeating: 0x61, count: 8 << 20)
+    let server = try startServer { request, responder in
+      responder.respond(HTTPResponse(body: request.rawPath == "/large" ? large : [0x6F, 0x6B]))
+    }
+    for _ in 0..<3 {
+      let leaving = try TestHTTPClient(port: server.port)
+      try leaving.send("GET /large HTTP/1.1\r\nHost: x\r\n\r\n")
+      #expect(try leaving.readHead().status == 200)
+      leaving.close()
+    }
+    let client = try TestHTTPClient(port: server.port)
+    try client.send("GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(try client.readResponse().bodyText == "ok")
+  }
+
   @Test func aClientThatHalfClosesAfterItsRequestsStillGetsEveryAnswer() throws {
     let server = try startServer(handler: echoHandler(Recorder()))
     let client = try TestHTTPClient(port: server.port)

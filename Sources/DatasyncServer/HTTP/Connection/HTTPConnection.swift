@@ -87,6 +87,12 @@ final class HTTPConnection {
   }
 
   private func inputEnded() {
+    guard !isInputClosed else {
+      // Reading is off once the input has ended: being woken to read again means the socket
+      // hung up or failed, so nothing more can be written either.
+      close(.peerClosed)
+      return
+    }
     isInputClosed = true
     switch phase {
     case .reading:
