@@ -12,6 +12,8 @@ import Testing
   private final class StreamServer: Sendable {
     let server: HTTPServer
     let streams = Recorder<HTTPEventStream>()
+    /// The path of each request, in the order of `streams`.
+    let paths = Recorder<String>()
     let reasons = Recorder<HTTPEventStream.CloseReason>()
 
     init(
@@ -19,6 +21,7 @@ import Testing
       initialEvent: String? = nil
     ) throws {
       let streams = streams
+      let paths = paths
       let reasons = reasons
       server = try startServer(configure) { request, responder in
         do {
@@ -26,6 +29,7 @@ import Testing
             reasons.append($0)
           }
           if let initialEvent { try stream.send(event: "put", data: initialEvent) }
+          paths.append(request.rawPath)
           streams.append(stream)
         } catch {
           Issue.record("cannot open a stream: \(error)")
@@ -34,14 +38,15 @@ import Testing
     }
 
     /// Connects a client that asks for a stream and has read its head.
-    func connect(version: String = "1.1") throws -> TestHTTPClient {
+    func connect(path: String = "/events", version: String = "1.1") throws -> TestHTTPClient {
       let client = try TestHTTPClient(port: server.port)
-      try client.send("GET /events HTTP/\(version)\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+      try client.send(
+        "GET \(path) HTTP/\(version)\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
       let head = try client.readEventStreamHead()
       #expect(head.status == 200)
       #expect(head.header("Content-Type") == "text/event-stream")
       #expect(head.header("Cache-Control") == "no-cache")
-      #expect(head.header("X-Stream") == "/events")
+      #expect(head.header("X-Stream") == path)
       #expect(head.header("Content-Length") == nil)
       return client
     }
@@ -122,58 +127,58 @@ import Testing
   }
 
   @Test func aSlowReaderIsClosedWhileAnotherStreamKeepsFlowing() throws {
-    let queueLimit = 64 << 10
-    let fixture = try StreamServer { $0.eventStreamQueueLimit = queueLimit }
-    let stalled = try fixture.connect()
-    let reading = try fixture.connect()
+    let fixture = try StreamServer { $0.eventStreamQueueLimit = 64 << 10 }
+    let stalledClient = try fixture.connect(path: "/stalled")
+    let readingClient = try fixture.connect(path: "/reading")
     let streams = fixture.streams.wait(for: 2)
     try #require(streams.count == 2)
-    // Which stream belongs to which client is not known: find the one whose client reads.
+    let paths = fixture.paths.all
+    let stalled = streams[try #require(paths.firstIndex(of: "/stalled"))]
+    let reading = streams[try #require(paths.firstIndex(of: "/reading"))]
     let payload = String(repeating: "x", count: 4_096)
     let received = Recorder<Int>()
-    let readerDone = Recorder<Bool>()
+    let readerEnd = Recorder<String>()
     Thread.detachNewThread {
       var count = 0
-      while let event = try? reading.readEvent() {
-        if event.data.hasPrefix(payload) { count += 1 }
-        received.append(count)
-      }
-      readerDone.append(true)
-    }
-    var sentToReader = 0
-    var overflowed: HTTPEventStream?
-    var readerStream: HTTPEventStream?
-    // Send the same events to both streams; the reader's side is paced by its reads (a window
-    // of 8 events), the stalled side fills the kernel buffers, then its queue.
-    for _ in 0..<20_000 where overflowed == nil {
-      for stream in streams where stream !== overflowed {
-        do {
-          try stream.send(event: "put", data: payload)
-        } catch {
-          #expect(error.code == .disconnected)
-          #expect(error.message.contains("too slow"))
-          overflowed = stream
+      do {
+        while let event = try readingClient.readEvent() {
+          if event.data == payload { count += 1 }
+          received.append(count)
         }
+        readerEnd.append("end of stream")
+      } catch {
+        readerEnd.append("\(error)")
       }
-      sentToReader += 1
-      received.wait(for: sentToReader - 8)
     }
-    let slow = try #require(overflowed)
-    readerStream = streams.first { $0 !== slow }
+    // The reading stream is paced by its reader (at most 8 events ahead of what it parsed);
+    // the stalled one fills the kernel buffers, then its queue, and is closed.
+    var sent = 0
+    var stalledError: WebcomError?
+    while stalledError == nil && sent < 20_000 {
+      try reading.send(event: "put", data: payload)
+      sent += 1
+      do {
+        try stalled.send(event: "put", data: payload)
+      } catch {
+        stalledError = error
+      }
+      received.wait(for: sent - 8)
+    }
+    #expect(stalledError?.code == .disconnected)
+    #expect(stalledError?.message.contains("too slow") == true)
     #expect(fixture.reasons.wait(for: 1) == [.slowReader])
-    #expect(!slow.isOpen)
-    #expect(stalled.waitForClose())
+    #expect(!stalled.isOpen)
+    #expect(stalled.queuedByteCount == 0)
+    #expect(stalledClient.waitForClose())
     // The other stream never stalled: it still delivers, and has everything sent to it.
-    let flowing = try #require(readerStream)
     for _ in 0..<50 {
-      try flowing.send(event: "put", data: payload)
-      sentToReader += 1
-      received.wait(for: sentToReader - 8)
+      try reading.send(event: "put", data: payload)
+      sent += 1
+      received.wait(for: sent - 8)
     }
-    flowing.close()
-    #expect(readerDone.wait(for: 1) == [true])
-    #expect(received.all.last == sentToReader)
-    #expect(slow.queuedByteCount == 0)
+    reading.close()
+    #expect(readerEnd.wait(for: 1) == ["end of stream"])
+    #expect(received.all.last == sent)
   }
 
   @Test func manyThreadsSendingToOneStreamKeepEachThreadsOrder() throws {

@@ -54,7 +54,10 @@ final class TestHTTPClient: @unchecked Sendable {
     #else
       descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
-    guard descriptor >= 0 else { throw TestClientError(description: "socket: \(errno)") }
+    guard descriptor >= 0 else {
+      isClosed = true
+      throw TestClientError(description: "socket: \(errno)")
+    }
     var time = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
@@ -72,9 +75,10 @@ final class TestHTTPClient: @unchecked Sendable {
       }
     }
     guard status == 0 else {
-      let code = errno
-      SystemCalls.close(descriptor)
-      throw TestClientError(description: "connect: errno \(code)")
+      // No close here: the deinitializer runs when an initializer fails after initializing
+      // every property, and closes the socket (closing it twice could close a descriptor
+      // another thread has just opened).
+      throw TestClientError(description: "connect: errno \(errno)")
     }
   }
 
