@@ -9,10 +9,13 @@ import Testing
 
   /// Feeds `text` in pieces of `step` bytes; returns what the parser produced, in order.
   private func parse(_ text: String, step: Int = .max) -> [String] {
+    parse(Array(text.utf8), step: step)
+  }
+
+  private func parse(_ bytes: [UInt8], step: Int = .max) -> [String] {
     var parser = HTTPRequestParser(limits: Self.limits, remoteAddress: "test")
     var buffer = InputBuffer()
     var outputs: [String] = []
-    let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
       let end = min(bytes.count, offset + min(step, bytes.count))
@@ -102,6 +105,34 @@ import Testing
     }
     #expect(parser.isIdle)
     #expect(buffer.isEmpty)
+  }
+
+  @Test func randomInputParsesTheSameWhateverThePiecesItArrivesIn() {
+    let templates = [
+      "GET /a%20b?x=1&y HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n",
+      "PUT /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
+      "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3;e\r\nabc\r\n0\r\n\r\n",
+      "GET /d HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+    ].map { Array($0.utf8) }
+    let alphabet = Array(" \r\n:%;/?&=0123456789abcdefGHPT".utf8)
+    var random = SplitMix(seed: 42)
+    for _ in 0..<2_000 {
+      var bytes = (0..<Int.random(in: 1...4, using: &random)).flatMap { _ in
+        templates.randomElement(using: &random)!
+      }
+      for _ in 0..<Int.random(in: 0...4, using: &random) {
+        let position = Int.random(in: 0..<bytes.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: bytes[position] = alphabet.randomElement(using: &random)!
+        case 1: bytes.insert(UInt8.random(in: 0...255, using: &random), at: position)
+        default: bytes.remove(at: position)
+        }
+      }
+      let whole = parse(bytes).filter { $0 != "continue" }
+      let shown = String(decoding: bytes, as: UTF8.self).debugDescription
+      #expect(parse(bytes, step: 1).filter { $0 != "continue" } == whole, "\(shown)")
+      #expect(parse(bytes, step: 13).filter { $0 != "continue" } == whole, "\(shown)")
+    }
   }
 
   @Test func percentDecodingRejectsMalformedEscapesAndInvalidUTF8() {
