@@ -93,7 +93,8 @@ private final class StreamList: @unchecked Sendable {
 /// `Content-Length`. Fails loudly rather than hanging (a 60 s receive timeout).
 private final class BenchmarkHTTPClient {
   private let descriptor: Int32
-  private var buffer = [UInt8](repeating: 0, count: 65_536)
+  /// Bytes read and not yet consumed (no per-client read buffer: the memory case counts
+  /// what each idle connection costs).
   private var received: [UInt8] = []
   private static let request = Array("GET /ping HTTP/1.1\r\nHost: bench\r\n\r\n".utf8)
 
@@ -156,7 +157,7 @@ private final class BenchmarkHTTPClient {
   func receive(until marker: String) {
     let bytes = Array(marker.utf8)
     while find(bytes) == nil { receiveMore() }
-    received.removeAll()
+    received = []
   }
 
   private func find(_ pattern: [UInt8]) -> Int? {
@@ -167,9 +168,11 @@ private final class BenchmarkHTTPClient {
   }
 
   private func receiveMore() {
-    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-    guard count > 0 else { fatalError("benchmark client: the server closed or timed out") }
-    received += buffer[..<count]
+    withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { buffer in
+      let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+      guard count > 0 else { fatalError("benchmark client: the server closed or timed out") }
+      received += UnsafeRawBufferPointer(rebasing: buffer[..<count])
+    }
   }
 }
 

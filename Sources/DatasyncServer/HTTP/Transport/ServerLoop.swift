@@ -14,6 +14,14 @@ import Datasync
 /// Confined to its thread: other threads reach it only through tasks given to its
 /// ``LoopMailbox``. Timeouts are checked by a sweep over the connections a few times per
 /// timeout period, so the cost of a wait does not grow with the number of connections.
+///
+/// Why a loop of our own on `epoll`/`poll` rather than Dispatch sources: all connection state
+/// lives on one thread without locks, a read, a parse, a handler call and the write of its
+/// answer happen in one pass (no queue hop per event), timeouts need no timer per connection,
+/// and stopping is a plain end of the loop followed by closing the descriptors (no
+/// cancellation handlers to wait for). `epoll` keeps the cost of a wait proportional to the
+/// ready descriptors, so 1,000 idle event streams cost nothing per request; `poll` is the
+/// portable fallback (the same code on Apple platforms), and the tests run both.
 final class ServerLoop {
   /// The limits, in the units the loop uses.
   struct Settings {
