@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
     .library(name: "Datasync", targets: ["Datasync"]),
     .library(name: "DatasyncStreams", targets: ["DatasyncStreams"]),
+    .library(name: "DatasyncServer", targets: ["DatasyncServer"]),
     .executable(name: "datasync", targets: ["datasync"]),
     .executable(name: "datasync-bench", targets: ["Benchmarks"]),
     .executable(name: "Playgrounds", targets: ["Playgrounds"]),
@@ -18,10 +19,12 @@ let package = Package(
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     .target(name: "Datasync"),
     .target(name: "DatasyncStreams", dependencies: ["Streams", "Datasync"]),
+    .target(name: "CLinuxSystem"),
+    .target(name: "DatasyncServer", dependencies: ["Datasync", "CLinuxSystem"]),
     .executableTarget(name: "datasync", dependencies: ["Datasync", "DatasyncStreams", "Streams"]),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["Streams", "StreamsTesting", "Datasync", "DatasyncStreams"]
+      dependencies: ["Streams", "StreamsTesting", "Datasync", "DatasyncStreams", "DatasyncServer"]
     ),
     .executableTarget(
       name: "Playgrounds",
@@ -35,6 +38,7 @@ let package = Package(
       name: "DatasyncStreamsTests",
       dependencies: ["DatasyncStreams", "Datasync", "Streams", "StreamsTesting"]
     ),
+    .testTarget(name: "DatasyncServerTests", dependencies: ["DatasyncServer", "Datasync"]),
     .testTarget(
       name: "PlaygroundsTests",
       dependencies: ["Playgrounds", "Datasync", "Streams", "StreamsTesting"]

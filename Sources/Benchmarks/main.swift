@@ -8,6 +8,8 @@ let engineData =
   harness.includes("bytes per leaf") ? measureDatasyncEngineResidentBytesPerLeaf() : nil
 // The connection cases measure memory too: before the foundations' probe frees its pages.
 let connectionData = DatasyncConnectionBenchmarks.run(harness)
+// The HTTP cases keep their server and idle streams alive too (memory measured per stream).
+let httpData = HTTPServerBenchmarks.run(harness)
 if harness.includes("bytes per leaf"),
   let bytes = DatasyncFoundationBenchmarks.residentBytesPerLeaf()
 {
@@ -24,6 +26,7 @@ if engineCases.contains(where: harness.includes) {
 }
 withExtendedLifetime(engineData) {}
 withExtendedLifetime(connectionData) {}
+withExtendedLifetime(httpData) {}
 DatasyncStorageBenchmarks.run(harness)
 DatasyncStreamsBenchmarks.run(harness)
 StreamsCoreBenchmarks.run(harness)

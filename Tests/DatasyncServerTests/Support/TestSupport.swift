@@ -1,0 +1,87 @@
+import DatasyncServer
+import Foundation
+
+/// Values recorded from any thread, with a bounded wait for a number of them.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+  /// Protects `values`; signalled on each append.
+  private let condition = NSCondition()
+  private var values: [Value] = []
+
+  func append(_ value: Value) {
+    condition.withLock {
+      values.append(value)
+      condition.broadcast()
+    }
+  }
+
+  var all: [Value] { condition.withLock { values } }
+
+  /// Waits until at least `count` values are recorded (at most `timeout` seconds); returns
+  /// them.
+  @discardableResult
+  func wait(for count: Int, timeout: TimeInterval = 10) -> [Value] {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    return condition.withLock {
+      while values.count < count && condition.wait(until: deadline) {}
+      return values
+    }
+  }
+}
+
+/// Starts a server on 127.0.0.1, port 0, with the given limits and handler.
+func startServer(
+  _ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
+  handler: @escaping @Sendable (HTTPRequest, HTTPResponder) -> Void
+) throws -> HTTPServer {
+  var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+  configure(&configuration)
+  return try HTTPServer(configuration: configuration, handler: handler)
+}
+
+/// A handler that records each request and answers 200 with the request body.
+func echoHandler(_ log: Recorder<HTTPRequest>) -> @Sendable (HTTPRequest, HTTPResponder) -> Void {
+  { request, responder in
+    log.append(request)
+    responder.respond(
+      HTTPResponse(
+        headers: ["X-Method": request.method, "X-Path": request.rawPath], body: request.body))
+  }
+}
+
+/// The process's open descriptors that are sockets or pipes (Linux; nil elsewhere).
+func openSocketAndPipeCount() -> Int? {
+  guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+  else { return nil }
+  return entries.count {
+    let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))
+    return target?.hasPrefix("socket:") == true || target?.hasPrefix("pipe:") == true
+      || target?.hasPrefix("anon_inode:[eventpoll]") == true
+  }
+}
+
+/// The number of server loop threads in the process (Linux; nil elsewhere).
+func loopThreadCount() -> Int? {
+  guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+  else { return nil }
+  return tasks.count {
+    let name = try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)
+    return name?.trimmingCharacters(in: .whitespacesAndNewlines) == "datasync-http"
+  }
+}
+
+/// A small seeded pseudo-random generator (SplitMix64), for reproducible fuzzing.
+struct SplitMix: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
