@@ -61,7 +61,7 @@ final class ValueDecoder {
       return try configuration.decode(T.self, from: value.jsonData())
     }
     let decoder = ValueDecoder(configuration: configuration, value: value, path: .root)
-    return try decoder.unwrap(value, as: T.self, in: .root, key: ValueDecodingKey?.none)
+    return try decoder.unwrap(value, as: T.self, at: .root)
   }
 
   /// A decoder for a value that outlives the current decode (`superDecoder()`).
@@ -84,116 +84,111 @@ final class ValueDecoder {
     return try body()
   }
 
-  /// Decodes a value of any `Decodable` type: the types `JSONDecoder` treats specially are
-  /// decoded here, others by their `init(from:)` with this decoder.
+  /// Decodes a value of any `Decodable` type: scalars and the types `JSONDecoder` treats
+  /// specially are decoded here, others by their `init(from:)` with this decoder.
   ///
   /// - Parameters:
   ///   - value: The value to decode.
   ///   - type: The type to decode.
-  ///   - containerPath: The path of the container holding the value.
-  ///   - key: The value's key in that container, `nil` for the container's own value.
-  func unwrap<T: Decodable, Key: CodingKey>(
-    _ value: JSONValue, as type: T.Type, in containerPath: ValueDecodingPath, key: Key?
-  ) throws -> T {
-    if T.self == Date.self {
-      return try date(value, in: containerPath, key: key) as! T
-    }
-    if T.self == Data.self {
-      return try data(value, in: containerPath, key: key) as! T
-    }
-    if T.self == URL.self {
-      return try url(value, in: containerPath, key: key) as! T
-    }
-    if T.self == Decimal.self {
-      return try decimal(value, in: containerPath, key: key) as! T
-    }
+  ///   - valuePath: The coding path of the value.
+  func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, at valuePath: ValueDecodingPath)
+    throws -> T
+  {
+    if T.self == String.self, case .string(let string) = value { return string as! T }
+    if T.self == Int.self, let int = integer(value, as: Int.self) { return int as! T }
+    if T.self == Double.self, let double = double(value) { return double as! T }
+    if T.self == Bool.self, case .bool(let bool) = value { return bool as! T }
+    if T.self == Date.self { return try date(value, at: valuePath) as! T }
+    if T.self == Data.self { return try data(value, at: valuePath) as! T }
+    if T.self == URL.self { return try url(value, at: valuePath) as! T }
+    if T.self == Decimal.self { return try decimal(value, at: valuePath) as! T }
     if !usesDefaultKeys, let dictionaryType = T.self as? any StringKeyedDictionary.Type {
-      return try dictionaryType.decoded(from: value, by: self, in: containerPath, key: key) as! T
+      return try dictionaryType.decoded(from: value, by: self, at: valuePath) as! T
     }
-    return try withValue(value, at: containerPath.appending(key)) { try T(from: self) }
+    return try withValue(value, at: valuePath) { try T(from: self) }
   }
 
-  private func date<Key: CodingKey>(
-    _ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?
-  ) throws -> Date {
-    try checkNotNull(value, Date.self, in: containerPath, key: key)
+  private func date(_ value: JSONValue, at valuePath: ValueDecodingPath) throws -> Date {
+    try checkNotNull(value, Date.self, at: valuePath)
     switch dateStrategy {
     case .deferredToDate:
-      return try withValue(value, at: containerPath.appending(key)) { try Date(from: self) }
+      return try withValue(value, at: valuePath) { try Date(from: self) }
     case .secondsSince1970:
-      return Date(timeIntervalSince1970: try double(value, in: containerPath, key: key))
+      return Date(timeIntervalSince1970: try scalar(double(value), Double.self, value, valuePath))
     case .millisecondsSince1970:
-      return Date(timeIntervalSince1970: try double(value, in: containerPath, key: key) / 1000)
+      let milliseconds = try scalar(double(value), Double.self, value, valuePath)
+      return Date(timeIntervalSince1970: milliseconds / 1000)
     case .iso8601:
-      let text = try string(value, in: containerPath, key: key)
+      let text = try scalar(string(value), String.self, value, valuePath)
       guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: containerPath.keys(appending: key),
+            codingPath: valuePath.keys,
             debugDescription: "Expected date string to be ISO8601-formatted."))
       }
       return date
     case .custom(let decode):
-      return try withValue(value, at: containerPath.appending(key)) { try decode(self) }
+      return try withValue(value, at: valuePath) { try decode(self) }
     @unknown default:
       return try configuration.decode(Date.self, from: value.jsonData())
     }
   }
 
-  private func data<Key: CodingKey>(
-    _ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?
-  ) throws -> Data {
-    try checkNotNull(value, Data.self, in: containerPath, key: key)
+  private func data(_ value: JSONValue, at valuePath: ValueDecodingPath) throws -> Data {
+    try checkNotNull(value, Data.self, at: valuePath)
     switch dataStrategy {
     case .deferredToData:
-      return try withValue(value, at: containerPath.appending(key)) { try Data(from: self) }
+      return try withValue(value, at: valuePath) { try Data(from: self) }
     case .base64:
-      guard case .string(let text) = value else {
-        throw typeMismatch(String.self, value, at: containerPath.keys(appending: key))
-      }
+      let text = try scalar(string(value), String.self, value, valuePath)
       guard let data = Data(base64Encoded: text) else {
         throw DecodingError.dataCorrupted(
           DecodingError.Context(
-            codingPath: containerPath.keys(appending: key),
-            debugDescription: "Encountered Data is not valid Base64."))
+            codingPath: valuePath.keys, debugDescription: "Encountered Data is not valid Base64."))
       }
       return data
     case .custom(let decode):
-      return try withValue(value, at: containerPath.appending(key)) { try decode(self) }
+      return try withValue(value, at: valuePath) { try decode(self) }
     @unknown default:
       return try configuration.decode(Data.self, from: value.jsonData())
     }
   }
 
-  private func url<Key: CodingKey>(
-    _ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?
-  ) throws -> URL {
-    try checkNotNull(value, URL.self, in: containerPath, key: key)
-    guard let url = URL(string: try string(value, in: containerPath, key: key)) else {
+  private func url(_ value: JSONValue, at valuePath: ValueDecodingPath) throws -> URL {
+    try checkNotNull(value, URL.self, at: valuePath)
+    guard let url = URL(string: try scalar(string(value), String.self, value, valuePath)) else {
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(
-          codingPath: containerPath.keys(appending: key), debugDescription: "Invalid URL string."))
+        DecodingError.Context(codingPath: valuePath.keys, debugDescription: "Invalid URL string."))
     }
     return url
   }
 
-  private func decimal<Key: CodingKey>(
-    _ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?
-  ) throws -> Decimal {
-    try checkNotNull(value, Decimal.self, in: containerPath, key: key)
+  private func decimal(_ value: JSONValue, at valuePath: ValueDecodingPath) throws -> Decimal {
+    try checkNotNull(value, Decimal.self, at: valuePath)
     let text: String
     switch value {
     case .int(let int): text = String(int)
     case .double(let double): text = double.description
     default:
       throw DecodingError.typeMismatch(
-        Decimal.self,
-        DecodingError.Context(codingPath: containerPath.keys(appending: key), debugDescription: ""))
+        Decimal.self, DecodingError.Context(codingPath: valuePath.keys, debugDescription: ""))
     }
     guard let decimal = Decimal(string: text) else {
-      throw unrepresentable(text, as: Decimal.self, at: containerPath.keys(appending: key))
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: valuePath.keys,
+          debugDescription: ValueDecoder.unrepresentable(text, as: Decimal.self)))
     }
     return decimal
+  }
+
+  /// The scalar `result`, or the error for decoding `value` as `type` at `valuePath` when it is
+  /// `nil`.
+  private func scalar<T>(
+    _ result: T?, _ type: T.Type, _ value: JSONValue, _ valuePath: ValueDecodingPath
+  ) throws -> T {
+    guard let result else { throw failure(decoding: type, from: value, at: valuePath.keys) }
+    return result
   }
 }
 
@@ -231,7 +226,7 @@ extension ValueDecoder: Decoder {
           codingPath: path.keys,
           debugDescription: "Cannot get keyed decoding container -- found null value instead"))
     }
-    throw typeMismatch([String: Any].self, value, at: path.keys)
+    throw ValueDecoder.typeMismatch([String: Any].self, value, at: path.keys)
   }
 
   /// An unkeyed container over `value`, an object that stores an array.
@@ -248,72 +243,55 @@ extension ValueDecoder: Decoder {
           codingPath: path.keys,
           debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
     }
-    throw typeMismatch([Any].self, value, at: path.keys)
+    throw ValueDecoder.typeMismatch([Any].self, value, at: path.keys)
   }
 }
 
 // MARK: - Scalars
 
 extension ValueDecoder {
-  /// A Boolean; anything else (null included) is a type mismatch.
-  func bool<Key: CodingKey>(_ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?)
-    throws -> Bool
-  {
-    guard case .bool(let bool) = value else {
-      throw typeMismatch(Bool.self, value, at: containerPath.keys(appending: key))
-    }
-    return bool
+  /// A string, or `nil` for other values.
+  func string(_ value: JSONValue) -> String? {
+    if case .string(let string) = value { return string }
+    return nil
   }
 
-  /// A string.
-  func string<Key: CodingKey>(_ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?)
-    throws -> String
-  {
-    if case .string(let string) = value { return string }
-    try checkNotNull(value, String.self, in: containerPath, key: key)
-    throw typeMismatch(String.self, value, at: containerPath.keys(appending: key))
+  /// A Boolean, or `nil` for other values.
+  func bool(_ value: JSONValue) -> Bool? {
+    if case .bool(let bool) = value { return bool }
+    return nil
   }
 
   /// An integer of type `T` from an integer that fits, or from an integral floating number that
-  /// fits (as `JSONDecoder` reads its shortest text: beyond 2^53, the digits of that text).
-  func integer<T: FixedWidthInteger, Key: CodingKey>(
-    _ value: JSONValue, as type: T.Type, in containerPath: ValueDecodingPath, key: Key?
-  ) throws -> T {
+  /// fits (as `JSONDecoder` reads its shortest text: beyond 2^53, the digits of that text), else
+  /// `nil`.
+  func integer<T: FixedWidthInteger>(_ value: JSONValue, as type: T.Type) -> T? {
     switch value {
     case .int(let int):
-      if let integer = T(exactly: int) { return integer }
-      throw unrepresentable(String(int), as: T.self, at: containerPath.keys(appending: key))
+      return T(exactly: int)
     case .double(let double):
-      if let integer = T(exactly: double) {
-        if double.magnitude < 0x1p53 { return integer }
-        if let integer = ValueDecoder.integer(fromShortestTextOf: double, as: T.self) {
-          return integer
-        }
-      }
-      throw unrepresentable(double.description, as: T.self, at: containerPath.keys(appending: key))
+      guard let integer = T(exactly: double) else { return nil }
+      if double.magnitude < 0x1p53 { return integer }
+      return ValueDecoder.integer(fromShortestTextOf: double, as: T.self)
     default:
-      try checkNotNull(value, T.self, in: containerPath, key: key)
-      throw typeMismatch(T.self, value, at: containerPath.keys(appending: key))
+      return nil
     }
   }
 
-  /// A `Double` from a number, or from a string named by the non-conforming float strategy.
-  func double<Key: CodingKey>(_ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?)
-    throws -> Double
-  {
+  /// A `Double` from a number, or from a string named by the non-conforming float strategy,
+  /// else `nil`.
+  func double(_ value: JSONValue) -> Double? {
     switch value {
-    case .double(let double): return double
-    case .int(let int): return Double(int)
-    default: return try nonConformingFloat(value, as: Double.self, in: containerPath, key: key)
+    case .double(let double): double
+    case .int(let int): Double(int)
+    default: nonConformingFloat(value, as: Double.self)
     }
   }
 
   /// A `Float` from a number (rounded as the number's JSON text would be), or from a string named
-  /// by the non-conforming float strategy. Numbers beyond the range of `Float`, or that round to
-  /// zero though they are not zero, cannot be represented.
-  func float<Key: CodingKey>(_ value: JSONValue, in containerPath: ValueDecodingPath, key: Key?)
-    throws -> Float
-  {
+  /// by the non-conforming float strategy, else `nil`. Numbers beyond the range of `Float`, or
+  /// that round to zero though they are not zero, give `nil`.
+  func float(_ value: JSONValue) -> Float? {
     switch value {
     case .int(let int):
       return Float(int)
@@ -321,30 +299,23 @@ extension ValueDecoder {
       let float =
         ValueDecoder.isHalfwayBetweenFloats(double)
         ? Float(double.description) ?? Float(double) : Float(double)
-      guard float.isFinite, float != 0 || double == 0 else {
-        throw unrepresentable(
-          double.description, as: Float.self, at: containerPath.keys(appending: key))
-      }
+      guard float.isFinite, float != 0 || double == 0 else { return nil }
       return float
     default:
-      return try nonConformingFloat(value, as: Float.self, in: containerPath, key: key)
+      return nonConformingFloat(value, as: Float.self)
     }
   }
 
-  private func nonConformingFloat<T: FloatingPoint, Key: CodingKey>(
-    _ value: JSONValue, as type: T.Type, in containerPath: ValueDecodingPath, key: Key?
-  ) throws -> T {
-    try checkNotNull(value, T.self, in: containerPath, key: key)
-    if case .string(let text) = value,
+  private func nonConformingFloat<T: FloatingPoint>(_ value: JSONValue, as type: T.Type) -> T? {
+    guard case .string(let text) = value,
       case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = floatStrategy,
       ValueDecoder.isWrittenWithoutEscapes(text)
-    {
-      let bytes = text.utf8
-      if bytes.elementsEqual(positiveInfinity.utf8) { return T.infinity }
-      if bytes.elementsEqual(negativeInfinity.utf8) { return -T.infinity }
-      if bytes.elementsEqual(nan.utf8) { return T.nan }
-    }
-    throw typeMismatch(T.self, value, at: containerPath.keys(appending: key))
+    else { return nil }
+    let bytes = text.utf8
+    if bytes.elementsEqual(positiveInfinity.utf8) { return T.infinity }
+    if bytes.elementsEqual(negativeInfinity.utf8) { return -T.infinity }
+    if bytes.elementsEqual(nan.utf8) { return T.nan }
+    return nil
   }
 
   /// Whether the JSON text of a string has no escape sequence (no `"`, `\\` or control
@@ -424,38 +395,54 @@ extension ValueDecoder {
 // MARK: - Errors
 
 extension ValueDecoder {
+  /// The error for a scalar of `type` that `value` does not give: `valueNotFound` for null
+  /// (`typeMismatch` for `Bool`, as `JSONDecoder`), `dataCorrupted` for a number that `type`
+  /// cannot represent, `typeMismatch` otherwise.
+  func failure(decoding type: Any.Type, from value: JSONValue, at codingPath: [any CodingKey])
+    -> DecodingError
+  {
+    switch value {
+    case .null where type != Bool.self:
+      return DecodingError.valueNotFound(
+        type,
+        DecodingError.Context(
+          codingPath: codingPath,
+          debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+    case .int(let int) where type is any Numeric.Type:
+      return DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: codingPath,
+          debugDescription: ValueDecoder.unrepresentable(String(int), as: type)))
+    case .double(let double) where type is any Numeric.Type:
+      return DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: codingPath,
+          debugDescription: ValueDecoder.unrepresentable(double.description, as: type)))
+    default:
+      return ValueDecoder.typeMismatch(type, value, at: codingPath)
+    }
+  }
+
   /// Throws `valueNotFound` when `value` is null.
-  func checkNotNull<Key: CodingKey>(
-    _ value: JSONValue, _ type: Any.Type, in containerPath: ValueDecodingPath, key: Key?
-  ) throws {
+  func checkNotNull(_ value: JSONValue, _ type: Any.Type, at valuePath: ValueDecodingPath) throws {
     guard case .null = value else { return }
-    throw DecodingError.valueNotFound(
-      type,
-      DecodingError.Context(
-        codingPath: containerPath.keys(appending: key),
-        debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+    throw failure(decoding: type, from: value, at: valuePath.keys)
   }
 
   /// A `typeMismatch` error worded as `JSONDecoder` words it.
-  func typeMismatch(_ type: Any.Type, _ value: JSONValue, at codingPath: [any CodingKey])
+  static func typeMismatch(_ type: Any.Type, _ value: JSONValue, at codingPath: [any CodingKey])
     -> DecodingError
   {
     DecodingError.typeMismatch(
       type,
       DecodingError.Context(
         codingPath: codingPath,
-        debugDescription:
-          "Expected to decode \(type) but found \(ValueDecoder.kind(of: value)) instead."))
+        debugDescription: "Expected to decode \(type) but found \(kind(of: value)) instead."))
   }
 
-  /// A `dataCorrupted` error for a number that `type` cannot represent.
-  func unrepresentable(_ number: String, as type: Any.Type, at codingPath: [any CodingKey])
-    -> DecodingError
-  {
-    DecodingError.dataCorrupted(
-      DecodingError.Context(
-        codingPath: codingPath,
-        debugDescription: "The number \(number) is not representable as \(type)."))
+  /// The description of the error for a number that `type` cannot represent.
+  static func unrepresentable(_ number: String, as type: Any.Type) -> String {
+    "The number \(number) is not representable as \(type)."
   }
 
   /// The kind of a value, as `JSONDecoder` names the kinds of JSON values in its errors.
@@ -475,27 +462,30 @@ extension ValueDecoder {
 /// Dictionaries keyed by `String`: under a key strategy, `JSONDecoder` keeps their keys as
 /// stored (the strategy converts the keys of other types only).
 private protocol StringKeyedDictionary {
-  /// Decodes the dictionary from `value`, the value at `key` in the container at `containerPath`.
-  static func decoded<Key: CodingKey>(
-    from value: JSONValue, by decoder: ValueDecoder, in containerPath: ValueDecodingPath,
-    key: Key?
-  ) throws -> Self
+  /// Decodes the dictionary from `value`, at `valuePath`.
+  static func decoded(from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath)
+    throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
-  fileprivate static func decoded<CodingKeyType: CodingKey>(
-    from value: JSONValue, by decoder: ValueDecoder, in containerPath: ValueDecodingPath,
-    key: CodingKeyType?
+  fileprivate static func decoded(
+    from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath
   ) throws -> Self {
-    try decoder.checkNotNull(value, [String: Any].self, in: containerPath, key: key)
     guard case .object(let object) = value, value.arrayElements == nil else {
-      throw decoder.typeMismatch([String: Any].self, value, at: containerPath.keys(appending: key))
+      if case .null = value {
+        throw DecodingError.valueNotFound(
+          [String: Any].self,
+          DecodingError.Context(
+            codingPath: valuePath.keys,
+            debugDescription: "Cannot get value of type \([String: Any].self) -- found null value instead"))
+      }
+      throw ValueDecoder.typeMismatch([String: Any].self, value, at: valuePath.keys)
     }
-    let path = containerPath.appending(key).sharingPrefix()
+    let path = valuePath.sharingPrefix()
     var dictionary = Self(minimumCapacity: object.count)
     for (childKey, child) in object where dictionary[childKey.value] == nil {
       dictionary[childKey.value] = try decoder.unwrap(
-        child, as: Value.self, in: path, key: ValueDecodingKey.string(childKey.value))
+        child, as: Value.self, at: path.appending(ValueDecodingKey.string(childKey.value)))
     }
     return dictionary
   }

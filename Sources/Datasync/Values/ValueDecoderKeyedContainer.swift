@@ -1,3 +1,5 @@
+import Foundation
+
 /// The keyed container of ``ValueDecoder`` over an object of the value model.
 ///
 /// With the default key strategy, a coding key is looked up in the object's tree by its string
@@ -5,7 +7,10 @@
 /// the container is made, into a dictionary from converted key to value; when two keys convert
 /// to the same key, the first in key order wins (as in `JSONDecoder`, which reads them in the
 /// order of the JSON text).
-struct ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+///
+/// A class, so that `KeyedDecodingContainer`, which copies its container for every call, copies
+/// one reference.
+final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// How coding keys find values.
   private enum Lookup {
     /// By the stored keys.
@@ -21,20 +26,25 @@ struct ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
   init(decoder: ValueDecoder, object: JSONObject, path: ValueDecodingPath) {
     self.decoder = decoder
     self.path = path
-    switch decoder.keyStrategy {
+    lookup = ValueDecoderKeyedContainer.lookup(of: object, keyStrategy: decoder.keyStrategy, at: path)
+  }
+
+  /// How coding keys find the values of `object` under `keyStrategy`.
+  private static func lookup(
+    of object: JSONObject, keyStrategy: JSONDecoder.KeyDecodingStrategy, at path: ValueDecodingPath
+  ) -> Lookup {
+    switch keyStrategy {
     case .useDefaultKeys:
-      lookup = .stored(object)
+      return .stored(object)
     case .convertFromSnakeCase:
-      lookup = ValueDecoderKeyedContainer.converted(object) {
-        ValueDecoderKeyedContainer.convertedFromSnakeCase($0.value)
-      }
+      return converted(object) { convertedFromSnakeCase($0.value) }
     case .custom(let convert):
       let containerKeys = path.keys
-      lookup = ValueDecoderKeyedContainer.converted(object) {
+      return converted(object) {
         convert(containerKeys + [ValueDecodingKey.string($0.value)]).stringValue
       }
     @unknown default:
-      lookup = .stored(object)
+      return .stored(object)
     }
   }
 
@@ -117,146 +127,183 @@ struct ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     return false
   }
 
+  /// The scalar `result` decoded from `value`, or the error for decoding `value` as `type`.
+  private func checked<T>(_ result: T?, _ type: T.Type, from value: JSONValue, forKey key: Key)
+    throws -> T
+  {
+    guard let result else {
+      throw decoder.failure(decoding: type, from: value, at: path.keys(appending: key))
+    }
+    return result
+  }
+
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try decoder.bool(value(forKey: key), in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.bool(value), type, from: value, forKey: key)
   }
 
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try decoder.string(value(forKey: key), in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.string(value), type, from: value, forKey: key)
   }
 
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try decoder.double(value(forKey: key), in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.double(value), type, from: value, forKey: key)
   }
 
   func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    try decoder.float(value(forKey: key), in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.float(value), type, from: value, forKey: key)
   }
 
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-    try decoder.integer(value(forKey: key), as: type, in: path, key: key)
+    let value = try value(forKey: key)
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decoder.unwrap(value(forKey: key), as: type, in: path, key: key)
+    try decoder.unwrap(value(forKey: key), as: type, at: path.appending(key))
   }
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-    try nonNullValue(forKey: key).map { try decoder.bool($0, in: path, key: key) }
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.bool(value), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-    try nonNullValue(forKey: key).map { try decoder.string($0, in: path, key: key) }
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.string(value), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-    try nonNullValue(forKey: key).map { try decoder.double($0, in: path, key: key) }
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.double(value), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-    try nonNullValue(forKey: key).map { try decoder.float($0, in: path, key: key) }
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.float(value), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
-    try integerIfPresent(type, forKey: key)
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    try nonNullValue(forKey: key).map { try decoder.unwrap($0, as: type, in: path, key: key) }
-  }
-
-  private func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type, forKey key: Key) throws
-    -> T?
-  {
-    try nonNullValue(forKey: key).map { try decoder.integer($0, as: type, in: path, key: key) }
+    guard let value = nonNullValue(forKey: key) else { return nil }
+    return try decoder.unwrap(value, as: type, at: path.appending(key))
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)

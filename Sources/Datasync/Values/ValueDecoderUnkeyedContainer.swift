@@ -44,26 +44,29 @@ struct ValueDecoderUnkeyedContainer: UnkeyedDecodingContainer {
     return element
   }
 
-  /// How to decode an element: given the decoder, the element, the container's path and the
-  /// element's key.
-  private typealias ElementDecoding<T> = (
-    ValueDecoder, JSONValue, ValueDecodingPath, ValueDecodingKey
-  )
+  /// The scalar `result` decoded from the current element, or the error for decoding it as
+  /// `type`; moves to the next element when there is a result.
+  private mutating func advancing<T>(_ result: T?, _ type: T.Type, from element: JSONValue)
     throws -> T
-
-  /// Decodes the current element with `decode` and moves to the next one.
-  private mutating func next<T>(_ type: T.Type, _ decode: ElementDecoding<T>) throws -> T {
-    let result = try decode(decoder, currentElement(for: type), path, currentKey)
+  {
+    guard let result else {
+      throw decoder.failure(
+        decoding: type, from: element, at: path.keys(appending: currentKey))
+    }
     currentIndex += 1
     return result
   }
 
-  /// Decodes the current element with `decode` unless it is null or past the end, and moves to
-  /// the next one.
-  private mutating func nextIfPresent<T>(_ decode: ElementDecoding<T>) throws -> T? {
-    let result = try currentNonNullElement.map { try decode(decoder, $0, path, currentKey) }
-    currentIndex += 1
-    return result
+  /// The scalar `result` decoded from the current element, `nil` when it is null or past the
+  /// end, or the error for decoding it as `type`; moves to the next element unless it fails.
+  private mutating func advancingIfPresent<T>(
+    _ result: T?, _ type: T.Type, from element: JSONValue?
+  ) throws -> T? {
+    guard let element else {
+      currentIndex += 1
+      return nil
+    }
+    return try advancing(result, type, from: element)
   }
 
   mutating func decodeNil() throws -> Bool {
@@ -73,161 +76,197 @@ struct ValueDecoderUnkeyedContainer: UnkeyedDecodingContainer {
   }
 
   mutating func decode(_ type: Bool.Type) throws -> Bool {
-    try next(type) { try $0.bool($1, in: $2, key: $3) }
+    let element = try currentElement(for: type)
+    return try advancing(decoder.bool(element), type, from: element)
   }
 
   mutating func decode(_ type: String.Type) throws -> String {
-    try next(type) { try $0.string($1, in: $2, key: $3) }
+    let element = try currentElement(for: type)
+    return try advancing(decoder.string(element), type, from: element)
   }
 
   mutating func decode(_ type: Double.Type) throws -> Double {
-    try next(type) { try $0.double($1, in: $2, key: $3) }
+    let element = try currentElement(for: type)
+    return try advancing(decoder.double(element), type, from: element)
   }
 
   mutating func decode(_ type: Float.Type) throws -> Float {
-    try next(type) { try $0.float($1, in: $2, key: $3) }
+    let element = try currentElement(for: type)
+    return try advancing(decoder.float(element), type, from: element)
   }
 
   mutating func decode(_ type: Int.Type) throws -> Int {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: Int8.Type) throws -> Int8 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: Int16.Type) throws -> Int16 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: Int32.Type) throws -> Int32 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: Int64.Type) throws -> Int64 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: Int128.Type) throws -> Int128 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: UInt.Type) throws -> UInt {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode(_ type: UInt128.Type) throws -> UInt128 {
-    try nextInteger(type)
+    let element = try currentElement(for: type)
+    return try advancing(decoder.integer(element, as: type), type, from: element)
   }
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try next(type) { try $0.unwrap($1, as: type, in: $2, key: $3) }
-  }
-
-  private mutating func nextInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-    try next(type) { try $0.integer($1, as: type, in: $2, key: $3) }
+    let element = try currentElement(for: type)
+    let result = try decoder.unwrap(element, as: type, at: path.appending(currentKey))
+    currentIndex += 1
+    return result
   }
 
   mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? {
-    try nextIfPresent { try $0.bool($1, in: $2, key: $3) }
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.bool($0) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: String.Type) throws -> String? {
-    try nextIfPresent { try $0.string($1, in: $2, key: $3) }
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.string($0) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? {
-    try nextIfPresent { try $0.double($1, in: $2, key: $3) }
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.double($0) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? {
-    try nextIfPresent { try $0.float($1, in: $2, key: $3) }
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.float($0) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? {
-    try nextIntegerIfPresent(type)
+    let element = currentNonNullElement
+    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
-    try nextIfPresent { try $0.unwrap($1, as: type, in: $2, key: $3) }
-  }
-
-  private mutating func nextIntegerIfPresent<T: FixedWidthInteger>(_ type: T.Type) throws -> T? {
-    try nextIfPresent { try $0.integer($1, as: type, in: $2, key: $3) }
+    guard let element = currentNonNullElement else {
+      currentIndex += 1
+      return nil
+    }
+    let result = try decoder.unwrap(element, as: type, at: path.appending(currentKey))
+    currentIndex += 1
+    return result
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
     -> KeyedDecodingContainer<NestedKey>
   {
-    try next(KeyedDecodingContainer<NestedKey>.self) {
-      try $0.keyedContainer(keyedBy: type, for: $1, at: $2.appending($3))
-    }
+    let element = try currentElement(for: KeyedDecodingContainer<NestedKey>.self)
+    let container = try decoder.keyedContainer(
+      keyedBy: type, for: element, at: path.appending(currentKey))
+    currentIndex += 1
+    return container
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    try next((any UnkeyedDecodingContainer).self) {
-      try $0.unkeyedContainer(for: $1, at: $2.appending($3))
-    }
+    let element = try currentElement(for: (any UnkeyedDecodingContainer).self)
+    let container = try decoder.unkeyedContainer(for: element, at: path.appending(currentKey))
+    currentIndex += 1
+    return container
   }
 
   mutating func superDecoder() throws -> any Decoder {

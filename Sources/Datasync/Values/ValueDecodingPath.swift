@@ -38,12 +38,6 @@ struct ValueDecodingPath {
     return ValueDecodingPath(prefix: Node(parent: prefix, key: last), last: key)
   }
 
-  /// This path followed by `key` when there is one.
-  func appending(_ key: (some CodingKey)?) -> ValueDecodingPath {
-    guard let key else { return self }
-    return appending(key)
-  }
-
   /// The same path with every key in a shared node, so that each ``appending(_:)`` to it
   /// allocates nothing (for containers that append one key per element).
   func sharingPrefix() -> ValueDecodingPath {
@@ -65,8 +59,8 @@ struct ValueDecodingPath {
     return keys
   }
 
-  /// The keys followed by `key` when there is one.
-  func keys(appending key: (some CodingKey)?) -> [any CodingKey] {
+  /// The keys followed by `key`.
+  func keys(appending key: some CodingKey) -> [any CodingKey] {
     appending(key).keys
   }
 }
