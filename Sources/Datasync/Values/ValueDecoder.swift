@@ -22,18 +22,16 @@ import Foundation
 final class ValueDecoder {
   /// The application's decoder, whose strategies and user info apply.
   let configuration: JSONDecoder
-  /// The value that `init(from:)` of the type being decoded reads.
-  private(set) var value: JSONValue
-  /// The coding path of ``value``.
-  private(set) var path: ValueDecodingPath
+  /// The value that `init(from:)` of the type being decoded reads. Only this decode's thread
+  /// touches it, and never during another access, so it needs no exclusivity check.
+  @exclusivity(unchecked) private(set) var value: JSONValue
+  /// The coding path of ``value``; unchecked as ``value``.
+  @exclusivity(unchecked) private(set) var path: ValueDecodingPath
 
-  /// The key strategy, read from the configuration on first use.
-  private(set) lazy var keyStrategy = configuration.keyDecodingStrategy
+  /// The key strategy of the configuration.
+  let keyStrategy: JSONDecoder.KeyDecodingStrategy
   /// Whether the key strategy is `.useDefaultKeys`.
-  private(set) lazy var usesDefaultKeys: Bool = {
-    if case .useDefaultKeys = keyStrategy { return true }
-    return false
-  }()
+  private let usesDefaultKeys: Bool
   private lazy var dateStrategy = configuration.dateDecodingStrategy
   private lazy var dataStrategy = configuration.dataDecodingStrategy
   private lazy var floatStrategy = configuration.nonConformingFloatDecodingStrategy
@@ -43,6 +41,12 @@ final class ValueDecoder {
     self.configuration = configuration
     self.value = value
     self.path = path
+    keyStrategy = configuration.keyDecodingStrategy
+    if case .useDefaultKeys = keyStrategy {
+      usesDefaultKeys = true
+    } else {
+      usesDefaultKeys = false
+    }
   }
 
   /// Decodes a value of the value model as `configuration.decode(type, from: value.jsonData())`
@@ -102,6 +106,9 @@ final class ValueDecoder {
     if T.self == Data.self { return try data(value, at: valuePath) as! T }
     if T.self == URL.self { return try url(value, at: valuePath) as! T }
     if T.self == Decimal.self { return try decimal(value, at: valuePath) as! T }
+    if let arrayType = T.self as? any DecodableArray.Type {
+      return try arrayType.decoded(from: value, by: self, at: valuePath) as! T
+    }
     if !usesDefaultKeys, let dictionaryType = T.self as? any StringKeyedDictionary.Type {
       return try dictionaryType.decoded(from: value, by: self, at: valuePath) as! T
     }
@@ -231,7 +238,7 @@ extension ValueDecoder: Decoder {
 
   /// An unkeyed container over `value`, an object that stores an array.
   func unkeyedContainer(for value: JSONValue, at path: ValueDecodingPath) throws
-    -> any UnkeyedDecodingContainer
+    -> ValueDecoderUnkeyedContainer
   {
     if let elements = value.arrayElements {
       return ValueDecoderUnkeyedContainer(decoder: self, elements: elements, path: path)
@@ -488,5 +495,30 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         child, as: Value.self, at: path.appending(ValueDecodingKey.string(childKey.value)))
     }
     return dictionary
+  }
+}
+
+// MARK: - Arrays
+
+/// Arrays, decoded as `Array.init(from:)` decodes them (an unkeyed container, then each element
+/// until the end) but calling this decoder's container directly rather than through the
+/// `UnkeyedDecodingContainer` existential, with the array's capacity reserved.
+private protocol DecodableArray {
+  /// Decodes the array from `value`, at `valuePath`.
+  static func decoded(from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath)
+    throws -> Self
+}
+
+extension Array: DecodableArray where Element: Decodable {
+  fileprivate static func decoded(
+    from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath
+  ) throws -> Self {
+    var container = try decoder.unkeyedContainer(for: value, at: valuePath)
+    var array = Self()
+    array.reserveCapacity(container.count ?? 0)
+    while !container.isAtEnd {
+      array.append(try container.decode(Element.self))
+    }
+    return array
   }
 }

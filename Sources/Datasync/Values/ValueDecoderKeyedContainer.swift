@@ -99,8 +99,23 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
   private func valueIfPresent(forKey key: some CodingKey) -> JSONValue? {
     switch lookup {
-    case .stored(let object): object[WebcomKey(key.stringValue)]
+    case .stored(let object): ValueDecoderKeyedContainer.value(for: WebcomKey(key.stringValue), in: object)
     case .converted(let values, _): values[key.stringValue]
+    }
+  }
+
+  /// The value of `key` in `object`, found as `JSONObject`'s subscript finds it but without
+  /// retaining each node on the way down: the nodes are immutable and `object` holds them.
+  private static func value(for key: WebcomKey, in object: JSONObject) -> JSONValue? {
+    guard let root = object.root else { return nil }
+    return withExtendedLifetime(root) {
+      unowned(unsafe) var node = root
+      while true {
+        let order = WebcomKey.order(key, node.key)
+        if order == 0 { return node.value }
+        guard let next = order < 0 ? node.left : node.right else { return nil }
+        node = next
+      }
     }
   }
 
@@ -127,94 +142,106 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
     return false
   }
 
-  /// The scalar `result` decoded from `value`, or the error for decoding `value` as `type`.
-  private func checked<T>(_ result: T?, _ type: T.Type, from value: JSONValue, forKey key: Key)
-    throws -> T
+  /// The error for decoding `value`, the value of `key`, as the scalar `type`.
+  private func failure(decoding type: Any.Type, from value: JSONValue, forKey key: Key) -> any Error
   {
-    guard let result else {
-      throw decoder.failure(decoding: type, from: value, at: path.keys(appending: key))
-    }
-    return result
+    decoder.failure(decoding: type, from: value, at: path.keys(appending: key))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
     let value = try value(forKey: key)
-    return try checked(decoder.bool(value), type, from: value, forKey: key)
+    if let result = decoder.bool(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
     let value = try value(forKey: key)
-    return try checked(decoder.string(value), type, from: value, forKey: key)
+    if let result = decoder.string(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
     let value = try value(forKey: key)
-    return try checked(decoder.double(value), type, from: value, forKey: key)
+    if let result = decoder.double(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
     let value = try value(forKey: key)
-    return try checked(decoder.float(value), type, from: value, forKey: key)
+    if let result = decoder.float(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
     let value = try value(forKey: key)
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -223,82 +250,98 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.bool(value), type, from: value, forKey: key)
+    if let result = decoder.bool(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.string(value), type, from: value, forKey: key)
+    if let result = decoder.string(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.double(value), type, from: value, forKey: key)
+    if let result = decoder.double(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.float(value), type, from: value, forKey: key)
+    if let result = decoder.float(value) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
     guard let value = nonNullValue(forKey: key) else { return nil }
-    return try checked(decoder.integer(value, as: type), type, from: value, forKey: key)
+    if let result = decoder.integer(value, as: type) { return result }
+    throw failure(decoding: type, from: value, forKey: key)
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
