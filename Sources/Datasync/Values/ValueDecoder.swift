@@ -65,7 +65,7 @@ final class ValueDecoder {
       return try configuration.decode(T.self, from: value.jsonData())
     }
     let decoder = ValueDecoder(configuration: configuration, value: value, path: .root)
-    return try decoder.unwrap(value, as: T.self, at: .root)
+    return try decoder.unwrap(value, as: T.self, at: .root, isCurrent: true)
   }
 
   /// A decoder for a value that outlives the current decode (`superDecoder()`).
@@ -95,9 +95,10 @@ final class ValueDecoder {
   ///   - value: The value to decode.
   ///   - type: The type to decode.
   ///   - valuePath: The coding path of the value.
-  func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, at valuePath: ValueDecodingPath)
-    throws -> T
-  {
+  ///   - isCurrent: Whether `value` and `valuePath` are already the current value and path.
+  func unwrap<T: Decodable>(
+    _ value: JSONValue, as type: T.Type, at valuePath: ValueDecodingPath, isCurrent: Bool = false
+  ) throws -> T {
     if T.self == String.self, case .string(let string) = value { return string as! T }
     if T.self == Int.self, let int = integer(value, as: Int.self) { return int as! T }
     if T.self == Double.self, let double = double(value) { return double as! T }
@@ -106,13 +107,39 @@ final class ValueDecoder {
     if T.self == Data.self { return try data(value, at: valuePath) as! T }
     if T.self == URL.self { return try url(value, at: valuePath) as! T }
     if T.self == Decimal.self { return try decimal(value, at: valuePath) as! T }
-    if let arrayType = T.self as? any DecodableArray.Type {
-      return try arrayType.decoded(from: value, by: self, at: valuePath) as! T
+    if T.self == [String].self { return try array(value, at: valuePath, of: string) as! T }
+    if T.self == [Int].self {
+      return try array(value, at: valuePath) { integer($0, as: Int.self) } as! T
     }
+    if T.self == [Double].self { return try array(value, at: valuePath, of: double) as! T }
     if !usesDefaultKeys, let dictionaryType = T.self as? any StringKeyedDictionary.Type {
       return try dictionaryType.decoded(from: value, by: self, at: valuePath) as! T
     }
+    if isCurrent { return try T(from: self) }
     return try withValue(value, at: valuePath) { try T(from: self) }
+  }
+
+  /// An array of scalars, decoded as `Array.init(from:)` decodes it (an unkeyed container,
+  /// then each element until the end, failing at the first element that is not a `Element`),
+  /// with the element type known here, which spares the generic code and the container
+  /// existential of the standard library's path.
+  private func array<Element>(
+    _ value: JSONValue, at valuePath: ValueDecodingPath, of convert: (JSONValue) -> Element?
+  ) throws -> [Element] {
+    guard let elements = value.arrayElements else {
+      throw unkeyedContainerFailure(for: value, at: valuePath)
+    }
+    var array: [Element] = []
+    array.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      guard let result = convert(element) else {
+        throw failure(
+          decoding: Element.self, from: element,
+          at: valuePath.keys(appending: ValueDecodingKey.index(index)))
+      }
+      array.append(result)
+    }
+    return array
   }
 
   private func date(_ value: JSONValue, at valuePath: ValueDecodingPath) throws -> Date {
@@ -240,17 +267,24 @@ extension ValueDecoder: Decoder {
   func unkeyedContainer(for value: JSONValue, at path: ValueDecodingPath) throws
     -> ValueDecoderUnkeyedContainer
   {
-    if let elements = value.arrayElements {
-      return ValueDecoderUnkeyedContainer(decoder: self, elements: elements, path: path)
+    guard let elements = value.arrayElements else {
+      throw unkeyedContainerFailure(for: value, at: path)
     }
+    return ValueDecoderUnkeyedContainer(decoder: self, elements: elements, path: path)
+  }
+
+  /// The error for an unkeyed container over `value`, which does not store an array.
+  private func unkeyedContainerFailure(for value: JSONValue, at path: ValueDecodingPath)
+    -> DecodingError
+  {
     if case .null = value {
-      throw DecodingError.valueNotFound(
+      return DecodingError.valueNotFound(
         [Any].self,
         DecodingError.Context(
           codingPath: path.keys,
           debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
     }
-    throw ValueDecoder.typeMismatch([Any].self, value, at: path.keys)
+    return ValueDecoder.typeMismatch([Any].self, value, at: path.keys)
   }
 }
 
@@ -470,7 +504,9 @@ extension ValueDecoder {
 /// stored (the strategy converts the keys of other types only).
 private protocol StringKeyedDictionary {
   /// Decodes the dictionary from `value`, at `valuePath`.
-  static func decoded(from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath)
+  static func decoded(
+    from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath
+  )
     throws -> Self
 }
 
@@ -484,7 +520,8 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
           [String: Any].self,
           DecodingError.Context(
             codingPath: valuePath.keys,
-            debugDescription: "Cannot get value of type \([String: Any].self) -- found null value instead"))
+            debugDescription:
+              "Cannot get value of type \([String: Any].self) -- found null value instead"))
       }
       throw ValueDecoder.typeMismatch([String: Any].self, value, at: valuePath.keys)
     }
@@ -495,30 +532,5 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         child, as: Value.self, at: path.appending(ValueDecodingKey.string(childKey.value)))
     }
     return dictionary
-  }
-}
-
-// MARK: - Arrays
-
-/// Arrays, decoded as `Array.init(from:)` decodes them (an unkeyed container, then each element
-/// until the end) but calling this decoder's container directly rather than through the
-/// `UnkeyedDecodingContainer` existential, with the array's capacity reserved.
-private protocol DecodableArray {
-  /// Decodes the array from `value`, at `valuePath`.
-  static func decoded(from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath)
-    throws -> Self
-}
-
-extension Array: DecodableArray where Element: Decodable {
-  fileprivate static func decoded(
-    from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath
-  ) throws -> Self {
-    var container = try decoder.unkeyedContainer(for: value, at: valuePath)
-    var array = Self()
-    array.reserveCapacity(container.count ?? 0)
-    while !container.isAtEnd {
-      array.append(try container.decode(Element.self))
-    }
-    return array
   }
 }

@@ -11,31 +11,29 @@ import Foundation
 /// A class, so that `KeyedDecodingContainer`, which copies its container for every call, copies
 /// one reference.
 final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  /// How coding keys find values.
-  private enum Lookup {
-    /// By the stored keys.
-    case stored(JSONObject)
-    /// By the converted keys, which are listed in key order of the stored keys.
-    case converted([String: JSONValue], orderedKeys: [String])
-  }
-
   private let decoder: ValueDecoder
-  private let lookup: Lookup
   private let path: ValueDecodingPath
+  /// The object, where coding keys are looked up under the default key strategy.
+  private let object: JSONObject
+  /// Under another key strategy, the values by converted key, and the converted keys in key
+  /// order of the stored keys.
+  private let converted: (values: [String: JSONValue], orderedKeys: [String])?
 
   init(decoder: ValueDecoder, object: JSONObject, path: ValueDecodingPath) {
     self.decoder = decoder
     self.path = path
-    lookup = ValueDecoderKeyedContainer.lookup(of: object, keyStrategy: decoder.keyStrategy, at: path)
+    self.object = object
+    converted = ValueDecoderKeyedContainer.converted(
+      object, keyStrategy: decoder.keyStrategy, at: path)
   }
 
-  /// How coding keys find the values of `object` under `keyStrategy`.
-  private static func lookup(
-    of object: JSONObject, keyStrategy: JSONDecoder.KeyDecodingStrategy, at path: ValueDecodingPath
-  ) -> Lookup {
+  /// The values of `object` by converted key under `keyStrategy`, `nil` for the default keys.
+  private static func converted(
+    _ object: JSONObject, keyStrategy: JSONDecoder.KeyDecodingStrategy, at path: ValueDecodingPath
+  ) -> (values: [String: JSONValue], orderedKeys: [String])? {
     switch keyStrategy {
     case .useDefaultKeys:
-      return .stored(object)
+      return nil
     case .convertFromSnakeCase:
       return converted(object) { convertedFromSnakeCase($0.value) }
     case .custom(let convert):
@@ -44,12 +42,12 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
         convert(containerKeys + [ValueDecodingKey.string($0.value)]).stringValue
       }
     @unknown default:
-      return .stored(object)
+      return nil
     }
   }
 
   private static func converted(_ object: JSONObject, by convert: (WebcomKey) -> String)
-    -> Lookup
+    -> (values: [String: JSONValue], orderedKeys: [String])
   {
     var values: [String: JSONValue] = [:]
     values.reserveCapacity(object.count)
@@ -62,7 +60,7 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
         orderedKeys.append(converted)
       }
     }
-    return .converted(values, orderedKeys: orderedKeys)
+    return (values, orderedKeys)
   }
 
   /// A snake-case key converted to camel case as `JSONDecoder.KeyDecodingStrategy`
@@ -87,10 +85,8 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
   /// The keys of the object that `Key` can represent, in key order of the stored keys.
   var allKeys: [Key] {
-    switch lookup {
-    case .stored(let object): object.compactMap { Key(stringValue: $0.key.value) }
-    case .converted(_, let orderedKeys): orderedKeys.compactMap { Key(stringValue: $0) }
-    }
+    if let converted { return converted.orderedKeys.compactMap { Key(stringValue: $0) } }
+    return object.compactMap { Key(stringValue: $0.key.value) }
   }
 
   func contains(_ key: Key) -> Bool {
@@ -98,25 +94,28 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
   }
 
   private func valueIfPresent(forKey key: some CodingKey) -> JSONValue? {
-    switch lookup {
-    case .stored(let object): ValueDecoderKeyedContainer.value(for: WebcomKey(key.stringValue), in: object)
-    case .converted(let values, _): values[key.stringValue]
-    }
+    if let converted { return converted.values[key.stringValue] }
+    guard let root = object.root else { return nil }
+    return ValueDecoderKeyedContainer.value(for: WebcomKey(key.stringValue), under: root)
   }
 
-  /// The value of `key` in `object`, found as `JSONObject`'s subscript finds it but without
-  /// retaining each node on the way down: the nodes are immutable and `object` holds them.
-  private static func value(for key: WebcomKey, in object: JSONObject) -> JSONValue? {
-    guard let root = object.root else { return nil }
-    return withExtendedLifetime(root) {
-      unowned(unsafe) var node = root
-      while true {
-        let order = WebcomKey.order(key, node.key)
-        if order == 0 { return node.value }
-        guard let next = order < 0 ? node.left : node.right else { return nil }
-        node = next
+  /// The value of `key` in the tree under `root`, found as `JSONObject`'s subscript finds it but
+  /// without retaining each node on the way down: the nodes are immutable and `root`, which the
+  /// caller holds, holds them.
+  private static func value(for key: WebcomKey, under root: JSONObjectNode) -> JSONValue? {
+    var found: JSONValue?
+    var node: Unmanaged<JSONObjectNode>? = Unmanaged.passUnretained(root)
+    while let current = node {
+      node = current._withUnsafeGuaranteedRef { current in
+        let order = WebcomKey.order(key, current.key)
+        if order == 0 {
+          found = current.value
+          return nil
+        }
+        return (order < 0 ? current.left : current.right).map(Unmanaged.passUnretained)
       }
     }
+    return found
   }
 
   private func value(forKey key: some CodingKey) throws -> JSONValue {

@@ -184,62 +184,74 @@ struct ValueDecoderUnkeyedContainer: UnkeyedDecodingContainer {
 
   mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? {
     let element = currentNonNullElement
-    return try advancingIfPresent(element.flatMap { decoder.integer($0, as: type) }, type, from: element)
+    return try advancingIfPresent(
+      element.flatMap { decoder.integer($0, as: type) }, type, from: element)
   }
 
   mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
