@@ -15,6 +15,9 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
   private let path: ValueDecodingPath
   /// The object, where coding keys are looked up under the default key strategy.
   private let object: JSONObject
+  /// The root of the object's tree, held by ``object``: lookups start there without retaining
+  /// it.
+  private let root: Unmanaged<JSONObjectNode>?
   /// Under another key strategy, the values by converted key, and the converted keys in key
   /// order of the stored keys.
   private let converted: (values: [String: JSONValue], orderedKeys: [String])?
@@ -23,6 +26,7 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
     self.decoder = decoder
     self.path = path
     self.object = object
+    root = object.root.map(Unmanaged.passUnretained)
     converted = ValueDecoderKeyedContainer.converted(
       object, keyStrategy: decoder.keyStrategy, at: path)
   }
@@ -95,16 +99,18 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
   private func valueIfPresent(forKey key: some CodingKey) -> JSONValue? {
     if let converted { return converted.values[key.stringValue] }
-    guard let root = object.root else { return nil }
+    guard let root else { return nil }
     return ValueDecoderKeyedContainer.value(for: WebcomKey(key.stringValue), under: root)
   }
 
   /// The value of `key` in the tree under `root`, found as `JSONObject`'s subscript finds it but
   /// without retaining each node on the way down: the nodes are immutable and `root`, which the
   /// caller holds, holds them.
-  private static func value(for key: WebcomKey, under root: JSONObjectNode) -> JSONValue? {
+  private static func value(for key: WebcomKey, under root: Unmanaged<JSONObjectNode>)
+    -> JSONValue?
+  {
     var found: JSONValue?
-    var node: Unmanaged<JSONObjectNode>? = Unmanaged.passUnretained(root)
+    var node: Unmanaged<JSONObjectNode>? = root
     while let current = node {
       node = current._withUnsafeGuaranteedRef { current in
         let order = WebcomKey.order(key, current.key)
