@@ -105,9 +105,8 @@ final class BenchmarkHarness {
   func reportRatio(_ name: String, _ value: Double, _ floor: Double, goal: Double) {
     guard value.isFinite, floor.isFinite, floor > 0 else { return }
     let ratio = value / floor
-    report(
-      name, value: ratio, unit: "x",
-      note: ratio <= goal ? "(goal <= \(goal): met)" : "(goal <= \(goal): NOT met)")
+    let note = ratio <= goal ? "(goal <= \(goal): met)" : "(goal <= \(goal): NOT met)"
+    report(name, String(format: "%12.2f x  ", ratio) + note)
   }
 }
 

@@ -59,18 +59,6 @@ enum DatasyncFoundationBenchmarks {
       blackHole(try? FoundationProbes.encodeToValueModel(profile, encoder: encoder))
     }
 
-    let decoder = JSONDecoder()
-    if let encoded = try? FoundationProbes.encodedValue(profile, encoder: encoder),
-      let data = try? encoder.encode(profile)
-    {
-      measure("foundations: floor of the decoding case: JSONDecoder.decode alone", 100_000) {
-        blackHole(try? decoder.decode(Profile.self, from: data))
-      }
-      measure("foundations: decode a 10-field struct from the value model", 100_000) {
-        blackHole(try? FoundationProbes.decode(encoded, as: Profile.self, decoder: decoder))
-      }
-    }
-
     for count in [1_000, 1_000_000] {
       let probe = FoundationProbes.makeObject(count: count)
       let newKey = WebcomKey("-NxYzAbCdEfGhIjKlMnO")
@@ -81,6 +69,30 @@ enum DatasyncFoundationBenchmarks {
         blackHole(probe.rank(of: newKey))
       }
     }
+  }
+
+  /// Runs the decoding cases: `JSONDecoder` alone on the struct's JSON text (the floor), then the
+  /// decode of the same struct from the value model, and their ratio.
+  static func runDecoding(_ harness: BenchmarkHarness) {
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+    let profile = Profile()
+    guard let encoded = try? FoundationProbes.encodedValue(profile, encoder: encoder),
+      let data = try? encoder.encode(profile)
+    else { return }
+    let floor = harness.measure(
+      "foundations: floor of the decoding case: JSONDecoder.decode alone", iterations: 100_000
+    ) {
+      blackHole(try? decoder.decode(Profile.self, from: data))
+    }
+    let fromValueModel = harness.measure(
+      "foundations: decode a 10-field struct from the value model", iterations: 100_000
+    ) {
+      blackHole(try? FoundationProbes.decode(encoded, as: Profile.self, decoder: decoder))
+    }
+    harness.reportRatio(
+      "foundations: decode from the value model / JSONDecoder alone", fromValueModel, floor,
+      goal: 0.2)
   }
 
   /// The resident memory, in bytes per child, of an object of 1,000,000 children keyed by push

@@ -30,6 +30,14 @@ public final class WebcomApplication: Sendable {
   }
 
   /// The decoder used by `decodedValue`, `decodedValueSubscribe` and `assignChildren`.
+  ///
+  /// Values are decoded straight from the stored data, without JSON text, with this decoder's
+  /// date, data, key and non-conforming float strategies and its `userInfo`: the result is what
+  /// the decoder would give for the value's JSON text (``DatasyncValue/json``), except that a
+  /// number that does not fit the requested type, or a string that is not an ISO 8601 date,
+  /// fails at the value's own key path, and that coding keys match stored keys by their UTF-8
+  /// bytes. A subclass of `JSONDecoder`, or a decoder that `assumesTopLevelDictionary`, decodes
+  /// the JSON text, so that its overrides apply.
   public var jsonDecoder: JSONDecoder {
     get { context.decoder }
     set { context.decoder = newValue }

@@ -126,9 +126,10 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
 
   /// The value decoded as `T`, or `nil` when it cannot be decoded.
   ///
-  /// The decoder reads the value's JSON (``json``): an object that stores an array (see
-  /// ``asArray()``) reads as a JSON array, so decode it as `[T]` (or `[T?]` when it has gaps),
-  /// not as a dictionary.
+  /// The value is decoded as the application's decoder would decode its JSON (``json``), with
+  /// the decoder's strategies (see ``WebcomApplication/jsonDecoder``): an object that stores an
+  /// array (see ``asArray()``) reads as a JSON array, so decode it as `[T]` (or `[T?]` when it
+  /// has gaps), not as a dictionary.
   ///
   /// - Parameter type: The type to decode; inferred from the context when omitted.
   public func decoded<T: Decodable>(as type: T.Type = T.self) -> T? {

@@ -141,12 +141,13 @@ extension JSONValue {
     return String(decoding: writer.bytes, as: UTF8.self)
   }
 
-  /// Decodes the value with the application's decoder (from its JSON text).
+  /// Decodes the value with the strategies of the application's decoder, straight from the
+  /// value model (see ``ValueDecoder``): as `decoder` would decode the value's JSON text.
   ///
-  /// - Throws: ``WebcomError`` with code `decodingFailed` and the decoder's reason.
+  /// - Throws: ``WebcomError`` with code `decodingFailed` and the reason, naming the key path.
   func decoded<T: Decodable>(as type: T.Type, decoder: JSONDecoder) throws(WebcomError) -> T {
     do {
-      return try decoder.decode(T.self, from: jsonData())
+      return try ValueDecoder.decode(T.self, from: self, configuration: decoder)
     } catch let error as DecodingError {
       throw WebcomError(decodingError: error, type: T.self)
     } catch {
