@@ -99,6 +99,14 @@ internal struct OutletState<Output, Failure: Error> {
     if case .failure = completion { removeAll() }
   }
 
+  /// Queues a completion that is delivered after the values already waiting, even a failure.
+  @inlinable
+  mutating func finishAfterWaitingValues(_ completion: Subscribers.Completion<Failure>) {
+    guard !isCompleting else { return }
+    isCompleting = true
+    self.completion = completion
+  }
+
   @inlinable
   var canDeliver: Bool {
     (bufferedCount > 0 && demand > 0) || (isCompleting && bufferedCount == 0)

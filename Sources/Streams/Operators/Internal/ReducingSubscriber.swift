@@ -38,8 +38,10 @@ extension ReduceLogic where UpstreamFailure == Failure {
 /// `first`, `last`, `min`, `max`, `contains`, `allSatisfy`, ...).
 ///
 /// It requests unlimited values from the upstream and delivers its single result, then
-/// `.finished`, once the result is known and the downstream has asked for at least one value. The
-/// result is delivered by whichever thread completes that condition, exactly once.
+/// `.finished`, once the result is known and the downstream has asked for at least one value. An
+/// upstream that ends without a result (`first`, `last`, `min`, `max` on an empty upstream) gives
+/// `.finished` alone, also held until the downstream has asked, as Combine does. The result is
+/// delivered by whichever thread completes that condition, exactly once.
 @usableFromInline
 internal final class ReducingSubscriber<Logic: ReduceLogic, Downstream: Subscriber>: Subscriber,
   Subscription, @unchecked Sendable
@@ -51,7 +53,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   enum Status {
     case awaitingSubscription
     case reducing(any Subscription)
-    case awaitingDemand(Logic.Output)
+    /// The result is known (nil: finish without a value); the downstream has not asked yet.
+    case awaitingDemand(Logic.Output?)
     case delivering
     case terminated
   }
@@ -124,10 +127,16 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     guard demand > 0 else { return }
     lock.lock()
     switch status {
-    case .awaitingDemand(let result):
+    case .awaitingDemand(let result?):
       status = .delivering
       lock.unlock()
       finish(delivering: result)
+    case .awaitingDemand(nil):
+      status = .terminated
+      let downstream = self.downstream
+      self.downstream = nil
+      lock.unlock()
+      downstream?.receive(completion: .finished)
     case .awaitingSubscription, .reducing:
       hasDemand = true
       lock.unlock()
@@ -156,7 +165,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     withExtendedLifetime((downstream, previous)) {}
   }
 
-  /// Delivers the result now if the downstream asked for a value, or keeps it until it does.
+  /// Delivers the result (or, with none, the finish) now if the downstream asked for a value, or
+  /// keeps it until it does.
   @inlinable
   func deliver(_ result: Logic.Output?, cancellingUpstream: Bool) {
     lock.lock()
@@ -164,7 +174,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       lock.unlock()
       return
     }
-    if let result, !hasDemand {
+    if !hasDemand {
       status = .awaitingDemand(result)
       lock.unlock()
       if cancellingUpstream {
