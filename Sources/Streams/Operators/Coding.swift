@@ -26,6 +26,8 @@ public protocol TopLevelDecoder {
 
 extension JSONEncoder: TopLevelEncoder {}
 extension JSONDecoder: TopLevelDecoder {}
+extension PropertyListEncoder: TopLevelEncoder {}
+extension PropertyListDecoder: TopLevelDecoder {}
 
 extension Publisher where Output: Encodable {
   /// Encodes every value with `encoder`.

@@ -27,6 +27,35 @@ extension Publisher {
   }
 }
 
+extension Publishers.CompactMap {
+  /// Fuses two consecutive compact maps into one.
+  @inlinable
+  public func compactMap<T>(
+    _ next: @escaping (Output) -> T?
+  ) -> Publishers.CompactMap<Upstream, T> {
+    let first = transform
+    return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(next) }
+  }
+
+  /// Fuses a compact map and the map after it into one compact map.
+  @inlinable
+  public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+    let first = transform
+    return Publishers.CompactMap(upstream: upstream) { first($0).map(next) }
+  }
+}
+
+extension Publishers.TryCompactMap {
+  /// Fuses an error-throwing compact map and the compact map after it into one.
+  @inlinable
+  public func compactMap<T>(
+    _ next: @escaping (Output) throws -> T?
+  ) -> Publishers.TryCompactMap<Upstream, T> {
+    let first = transform
+    return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(next) }
+  }
+}
+
 extension Publishers {
   /// A publisher that delivers the non-nil results of a transformation of its upstream's values.
   public struct CompactMap<Upstream: Publisher, Output>: Publisher {

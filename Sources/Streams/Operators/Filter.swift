@@ -32,6 +32,33 @@ extension Publishers.Filter {
     let first = isIncluded
     return Publishers.Filter(upstream: upstream) { first($0) && next($0) }
   }
+
+  /// Fuses a filter and the error-throwing filter after it into one `TryFilter`.
+  @inlinable
+  public func tryFilter(
+    _ next: @escaping (Output) throws -> Bool
+  ) -> Publishers.TryFilter<Upstream> {
+    let first = isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && next($0) }
+  }
+}
+
+extension Publishers.TryFilter {
+  /// Fuses an error-throwing filter and the filter after it into one `TryFilter`.
+  @inlinable
+  public func filter(_ next: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+    let first = isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && next($0) }
+  }
+
+  /// Fuses two consecutive error-throwing filters into one.
+  @inlinable
+  public func tryFilter(
+    _ next: @escaping (Output) throws -> Bool
+  ) -> Publishers.TryFilter<Upstream> {
+    let first = isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && next($0) }
+  }
 }
 
 extension Publishers {

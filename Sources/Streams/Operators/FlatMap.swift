@@ -22,6 +22,40 @@ extension Publisher {
   }
 }
 
+extension Publisher where Failure == Never {
+  /// `flatMap(maxPublishers:_:)` for an upstream that cannot fail and inner publishers that can:
+  /// the upstream takes the inner publishers' failure type.
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+    Publishers.FlatMap(
+      upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers,
+      transform: transform)
+  }
+
+  /// `flatMap(maxPublishers:_:)` when neither the upstream nor the inner publishers can fail.
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+extension Publisher {
+  /// `flatMap(maxPublishers:_:)` for inner publishers that cannot fail: they take the upstream's
+  /// failure type.
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+      Publishers.SetFailureType(upstream: transform($0))
+    }
+  }
+}
+
 extension Publishers {
   /// A publisher merging the publishers its upstream's values are turned into.
   ///

@@ -29,6 +29,13 @@ extension Publishers.Map {
     let first = transform
     return Publishers.Map(upstream: upstream) { next(first($0)) }
   }
+
+  /// Fuses a map and the error-throwing map after it into one `TryMap`.
+  @inlinable
+  public func tryMap<T>(_ next: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+    let first = transform
+    return Publishers.TryMap(upstream: upstream) { try next(first($0)) }
+  }
 }
 
 extension Publishers {

@@ -38,4 +38,31 @@ import Testing
     #expect(recorder.completion == .failure(.boom))
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func switchToLatestOverloadsWhereOneSideCannotFail() {
+    let outer = PassthroughSubject<PassthroughSubject<Int, TestFailure>, Never>()
+    let recorder = RecordingSubscriber<Int, TestFailure>()
+    outer.switchToLatest().subscribe(recorder)
+    let inner = PassthroughSubject<Int, TestFailure>()
+    outer.send(inner)
+    inner.send(1)
+    inner.send(completion: .failure(.boom))
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == .failure(.boom))
+
+    let failingOuter = PassthroughSubject<Just<Int>, TestFailure>()
+    let second = RecordingSubscriber<Int, TestFailure>()
+    failingOuter.switchToLatest().subscribe(second)
+    failingOuter.send(Just(4))
+    failingOuter.send(completion: .failure(.boom))
+    #expect(second.values == [4])
+    #expect(second.completion == .failure(.boom))
+
+    let neither = PassthroughSubject<Just<Int>, Never>()
+    let third = RecordingSubscriber<Int, Never>()
+    neither.switchToLatest().subscribe(third)
+    neither.send(Just(5))
+    #expect(third.values == [5])
+  }
 }
+
