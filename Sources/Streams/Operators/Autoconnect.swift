@@ -90,8 +90,11 @@ internal final class RefCountedConnection: @unchecked Sendable {
 
 /// Wraps a subscriber of an autoconnected publisher to notice when it leaves.
 internal final class RefCountedSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
-  @unchecked Sendable
+  OperatorNamed, @unchecked Sendable
 {
+  @usableFromInline
+  var operatorName: String { "Autoconnect" }
+
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 

@@ -91,6 +91,9 @@ extension Publishers {
 internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscription<Downstream>,
   UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Buffer" }
+
   // Immutable configuration; the upstream and the done flag are protected by the inherited
   // `lock`.
   @usableFromInline

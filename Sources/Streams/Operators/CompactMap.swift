@@ -80,8 +80,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "CompactMap" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let transform: (Upstream.Output) -> Output?
       @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -131,7 +134,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let logic = TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
         transform: transform)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryCompactMap"))
     }
   }
 }

@@ -122,6 +122,9 @@ internal struct DebounceState<Value> {
 internal final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Debounce" }
+
   // Immutable configuration; `state` is protected by the inherited `lock`.
   @usableFromInline
   let dueTime: Context.SchedulerTimeType.Stride

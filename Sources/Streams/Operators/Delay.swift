@@ -76,6 +76,9 @@ extension Publishers {
 internal final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Delay" }
+
   // Immutable configuration; `upstreamSubscription` and `pendingDemand` are protected by the
   // inherited `lock`.
   @usableFromInline

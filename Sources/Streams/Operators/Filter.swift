@@ -86,8 +86,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "Filter" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let isIncluded: (Upstream.Output) -> Bool
       @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -136,7 +139,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryFilter"))
     }
   }
 }

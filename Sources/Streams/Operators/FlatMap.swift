@@ -178,6 +178,9 @@ internal final class FlatMapSubscription<
 >: RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
+  override var operatorName: String { "FlatMap" }
+
+  @usableFromInline
   typealias UpstreamOutput = Value
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure

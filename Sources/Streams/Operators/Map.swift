@@ -62,8 +62,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "Map" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let transform: (Upstream.Output) -> Output
       @usableFromInline let combineIdentifier = CombineIdentifier()

@@ -60,8 +60,11 @@ extension Publishers {
 /// delivers the released events in order.
 @usableFromInline
 internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>:
-  Subscriber, Subscription, @unchecked Sendable
+  Subscriber, Subscription, OperatorNamed, @unchecked Sendable
 {
+  @usableFromInline
+  var operatorName: String { "ReceiveOn" }
+
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 

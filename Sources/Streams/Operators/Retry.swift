@@ -38,7 +38,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = SequentialUpstreamSubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "Retry")
       relay.start()
       Self.attempt(upstream, relay: relay, attempts: RetryAttempts(retries: retries))
     }

@@ -52,8 +52,11 @@ extension Publishers {
 /// Forwards events downstream and moves requests and cancels to the scheduler.
 @usableFromInline
 internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Scheduler>: Subscriber,
-  Subscription, @unchecked Sendable
+  Subscription, OperatorNamed, @unchecked Sendable
 {
+  @usableFromInline
+  var operatorName: String { "SubscribeOn" }
+
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline

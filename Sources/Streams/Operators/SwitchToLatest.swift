@@ -150,6 +150,9 @@ internal final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Su
   RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
+  override var operatorName: String { "SwitchToLatest" }
+
+  @usableFromInline
   typealias UpstreamOutput = Inner
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure

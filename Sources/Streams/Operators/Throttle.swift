@@ -157,6 +157,9 @@ internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
 internal final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Throttle" }
+
   // Immutable configuration; `state` is protected by the inherited `lock`.
   @usableFromInline
   let scheduler: Context

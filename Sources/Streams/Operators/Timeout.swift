@@ -113,6 +113,9 @@ internal struct TimeoutState {
 internal final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Timeout" }
+
   // Immutable configuration; `state` is protected by the inherited `lock`.
   @usableFromInline
   let interval: Context.SchedulerTimeType.Stride

@@ -22,7 +22,7 @@ extension Optional {
         return
       }
       subscriber.receive(
-        subscription: SingleValueSubscription(subscriber, result: .success(output)))
+        subscription: SingleValueSubscription(subscriber, result: .success(output), name: "Optional"))
     }
   }
 

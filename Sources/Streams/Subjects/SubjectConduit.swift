@@ -54,6 +54,14 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   Downstream.Input, Downstream.Failure
 >, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String {
+    wantsCurrentValueAtStart ? "CurrentValueSubject" : "PassthroughSubject"
+  }
+
+  /// Whether the subject gives its current value (a `CurrentValueSubject`).
+  @usableFromInline let wantsCurrentValueAtStart: Bool
+
   @usableFromInline typealias Output = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
@@ -80,6 +88,7 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     self.downstream = downstream
     self.owner = owner
     wantsCurrentValue = replaysCurrentValue
+    wantsCurrentValueAtStart = replaysCurrentValue
     super.init(
       offer: { conduit, value, sequence in
         unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)

@@ -72,7 +72,7 @@ extension FilterLogic where UpstreamFailure == Failure {
 /// the logic and the downstream are called with the lock released.
 @usableFromInline
 internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, @unchecked Sendable
+  Subscription, OperatorNamed, @unchecked Sendable
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
@@ -94,8 +94,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline var logic: Logic
   @usableFromInline let demandMultiplier: Int
 
+  /// The operator this subscription serves, for ``OperatorNamed``.
+  @usableFromInline let operatorName: String
+
   @inlinable
-  init(logic: Logic, downstream: Downstream) {
+  init(logic: Logic, downstream: Downstream, name: String) {
+    operatorName = name
     self.logic = logic
     self.downstream = downstream
     demandMultiplier = logic.demandMultiplier

@@ -44,7 +44,7 @@ extension ReduceLogic where UpstreamFailure == Failure {
 /// delivered by whichever thread completes that condition, exactly once.
 @usableFromInline
 internal final class ReducingSubscriber<Logic: ReduceLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, @unchecked Sendable
+  Subscription, OperatorNamed, @unchecked Sendable
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
@@ -68,8 +68,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline var hasDemand = false
   @usableFromInline var logic: Logic
 
+  /// The operator this subscription serves, for ``OperatorNamed``.
+  @usableFromInline let operatorName: String
+
   @inlinable
-  init(logic: Logic, downstream: Downstream) {
+  init(logic: Logic, downstream: Downstream, name: String) {
+    operatorName = name
     self.logic = logic
     self.downstream = downstream
   }
@@ -274,13 +278,13 @@ extension Publisher {
   /// Subscribes a ``ReducingSubscriber`` running a ``FoldLogic`` built from these closures.
   @inlinable
   internal func fold<State, Result, NewFailure: Error, Downstream: Subscriber>(
-    into downstream: Downstream, state: State,
+    into downstream: Downstream, named name: String, state: State,
     step: @escaping (inout State, Output) -> ReduceStep<NewFailure>,
     result: @escaping (State) -> Result?, convert: @escaping (Failure) -> NewFailure
   ) where Downstream.Input == Result, Downstream.Failure == NewFailure {
     let logic = FoldLogic<Output, State, Result, Failure, NewFailure>(
       state: state, step: step, result: result, convert: convert)
-    subscribe(ReducingSubscriber(logic: logic, downstream: downstream))
+    subscribe(ReducingSubscriber(logic: logic, downstream: downstream, name: name))
   }
 }
 
