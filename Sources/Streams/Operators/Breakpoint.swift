@@ -85,7 +85,8 @@ extension Publishers {
         output: onOutput.map { decide in { if decide($0) { raiseBreakpoint() } } },
         completion: onCompletion.map { decide in { if decide($0) { raiseBreakpoint() } } },
         cancel: nil, request: nil, returnedDemand: nil)
-      upstream.receive(subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks, name: "Breakpoint"))
+      upstream.receive(
+        subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks, name: "Breakpoint"))
     }
   }
 }

@@ -85,7 +85,8 @@ extension Publishers {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure> {
         try encoder.encode($0)
       }
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Encode"))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Encode"))
     }
   }
 
@@ -113,7 +114,8 @@ extension Publishers {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure> {
         try decoder.decode(Output.self, from: $0)
       }
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Decode"))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Decode"))
     }
   }
 }

@@ -72,7 +72,9 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = CollectByCountLogic<Upstream.Output, Failure>(count: Swift.max(1, count))
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "CollectByCount"))
+      upstream.receive(
+        subscriber: FilteringSubscriber(
+          logic: logic, downstream: subscriber, name: "CollectByCount"))
     }
   }
 }

@@ -134,7 +134,9 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let logic = TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
         transform: transform)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryCompactMap"))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryCompactMap")
+      )
     }
   }
 }

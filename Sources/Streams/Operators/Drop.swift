@@ -36,7 +36,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = DropFirstLogic<Output, Failure>(count: count)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Drop"))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Drop"))
     }
   }
 }

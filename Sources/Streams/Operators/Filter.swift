@@ -139,7 +139,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryFilter"))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryFilter"))
     }
   }
 }

@@ -72,7 +72,8 @@ extension Publishers {
         subscription: receiveSubscription, output: receiveOutput,
         completion: receiveCompletion, cancel: receiveCancel, request: receiveRequest,
         returnedDemand: receiveRequest)
-      upstream.receive(subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks, name: "HandleEvents"))
+      upstream.receive(
+        subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks, name: "HandleEvents"))
     }
   }
 }

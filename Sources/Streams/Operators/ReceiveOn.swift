@@ -202,4 +202,3 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     upstream?.cancel()
   }
 }
-

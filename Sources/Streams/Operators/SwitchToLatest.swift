@@ -19,9 +19,11 @@ extension Publisher where Output: Publisher, Failure == Never {
   /// `switchToLatest()` for an upstream that cannot fail and inner publishers that can: the
   /// upstream takes the inner publishers' failure type.
   @inlinable
-  public func switchToLatest() -> Publishers.SwitchToLatest<
-    Output, Publishers.SetFailureType<Self, Output.Failure>
-  > {
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Output, Publishers.SetFailureType<Self, Output.Failure>
+    >
+  {
     Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
   }
 
@@ -37,10 +39,12 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
   /// `switchToLatest()` for inner publishers that cannot fail: they take the upstream's failure
   /// type.
   @inlinable
-  public func switchToLatest() -> Publishers.SwitchToLatest<
-    Publishers.SetFailureType<Output, Failure>,
-    Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-  > {
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Publishers.SetFailureType<Output, Failure>,
+      Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    >
+  {
     Publishers.SwitchToLatest(
       upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
   }

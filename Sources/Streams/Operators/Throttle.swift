@@ -164,8 +164,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
   @usableFromInline
   let scheduler: Context
   @usableFromInline
-  var state:
-    ThrottleState<Downstream.Input, Context.SchedulerTimeType, Downstream.Failure>
+  var state: ThrottleState<Downstream.Input, Context.SchedulerTimeType, Downstream.Failure>
 
   @inlinable
   init(

@@ -50,7 +50,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure>(transform: transform)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryMap"))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryMap"))
     }
   }
 }

@@ -15,7 +15,8 @@ public struct Just<Output>: Publisher {
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    subscriber.receive(subscription: SingleValueSubscription(subscriber, result: .success(output), name: "Just"))
+    subscriber.receive(
+      subscription: SingleValueSubscription(subscriber, result: .success(output), name: "Just"))
   }
 }
 

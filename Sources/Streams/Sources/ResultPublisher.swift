@@ -37,7 +37,8 @@ extension Result {
     where S.Input == Success, S.Failure == Failure {
       switch result {
       case .success:
-        subscriber.receive(subscription: SingleValueSubscription(subscriber, result: result, name: "Once"))
+        subscriber.receive(
+          subscription: SingleValueSubscription(subscriber, result: result, name: "Once"))
       case .failure(let error):
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))

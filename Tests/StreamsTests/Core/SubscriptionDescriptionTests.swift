@@ -6,7 +6,8 @@ import Testing
   /// The description of the subscription `publisher` gives its subscriber.
   private func describe<P: Publisher>(_ publisher: P) -> String {
     var subscription: (any Subscription)?
-    publisher.subscribe(AnySubscriber<P.Output, P.Failure>(receiveSubscription: { subscription = $0 }))
+    publisher.subscribe(
+      AnySubscriber<P.Output, P.Failure>(receiveSubscription: { subscription = $0 }))
     defer { subscription?.cancel() }
     return subscription.map { String(describing: $0) } ?? "none"
   }
@@ -22,8 +23,11 @@ import Testing
     #expect(describe([1, 2].publisher) == "Sequence")
     #expect(describe(Future<Int, Never> { _ in }) == "Future")
     #expect(describe(subject.debounce(for: .seconds(1), scheduler: scheduler)) == "Debounce")
-    #expect(describe(subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true)) == "Throttle")
-    #expect(describe(subject.buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest)) == "Buffer")
+    #expect(
+      describe(subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true)) == "Throttle"
+    )
+    #expect(
+      describe(subject.buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest)) == "Buffer")
     #expect(describe(subject.merge(with: subject)) == "Merge")
     #expect(describe(subject.zip(subject)) == "Zip")
     #expect(describe(subject.combineLatest(subject)) == "CombineLatest")
@@ -58,7 +62,8 @@ import Testing
     let mirror = Mirror(reflecting: subscription)
     #expect(mirror.children.first?.label == "operator")
     #expect(mirror.children.first?.value as? String == "Debounce")
-    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
     #expect(playground as? String == "Debounce")
     subscription.cancel()
   }

@@ -55,4 +55,3 @@ import Testing
     #expect(recorder.completion != nil)
   }
 }
-

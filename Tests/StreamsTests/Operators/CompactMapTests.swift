@@ -53,4 +53,3 @@ import Testing
     #expect(second.values == ["#1", "#2"])
   }
 }
-

@@ -60,4 +60,3 @@ import Testing
     #expect(upstream.cancelCount == 1)
   }
 }
-

@@ -60,15 +60,19 @@ import Testing
   }
 
   @Test func flatMapOverloadsWhereOneSideCannotFail() {
-    let failingInner: Publishers.FlatMap<
-      Fail<Int, TestFailure>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestFailure>
-    > = PassthroughSubject<Int, Never>().flatMap { _ in Fail<Int, TestFailure>(error: .boom) }
+    let failingInner:
+      Publishers.FlatMap<
+        Fail<Int, TestFailure>,
+        Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestFailure>
+      > = PassthroughSubject<Int, Never>().flatMap { _ in Fail<Int, TestFailure>(error: .boom) }
     _ = failingInner
 
     let upstream = PassthroughSubject<Int, TestFailure>()
     let recorder = RecordingSubscriber<Int, TestFailure>()
     let neverFailingInner:
-      Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestFailure>, PassthroughSubject<Int, TestFailure>> =
+      Publishers.FlatMap<
+        Publishers.SetFailureType<Just<Int>, TestFailure>, PassthroughSubject<Int, TestFailure>
+      > =
         upstream.flatMap { Just($0 * 2) }
     neverFailingInner.subscribe(recorder)
     upstream.send(1)
@@ -81,4 +85,3 @@ import Testing
     _ = neither
   }
 }
-

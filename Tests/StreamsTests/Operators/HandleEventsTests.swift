@@ -47,4 +47,3 @@ import Testing
     #expect(upstream.demandLog == [.max(1)])
   }
 }
-

@@ -51,4 +51,3 @@ import Testing
     #expect(recorder.values == [3, 5])
   }
 }
-

@@ -75,4 +75,3 @@ import Testing
     #expect(recorder.ending == .failed("TestError(100001)"))
   }
 }
-

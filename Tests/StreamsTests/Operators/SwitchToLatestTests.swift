@@ -65,4 +65,3 @@ import Testing
     #expect(third.values == [5])
   }
 }
-

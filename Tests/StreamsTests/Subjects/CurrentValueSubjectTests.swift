@@ -104,4 +104,3 @@ import Testing
     #expect(log == ["request", "value 7", "requested"])
   }
 }
-
