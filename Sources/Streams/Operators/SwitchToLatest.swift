@@ -84,7 +84,7 @@ internal struct SwitchToLatestState {
   @usableFromInline
   var upstream: (any Subscription)?
   @usableFromInline
-  var inners = InnerSlots()
+  var inners = InnerSlots(asksForAllUnused: true)
   @usableFromInline
   var currentID = 0
   @usableFromInline

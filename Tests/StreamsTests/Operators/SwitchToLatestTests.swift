@@ -64,4 +64,21 @@ import Testing
     neither.send(Just(5))
     #expect(third.values == [5])
   }
+
+  @Test func forwardsTheOutstandingDemandToTheInner() {
+    let upstream = PassthroughSubject<ManualPublisher<Int, Never>, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
+    upstream.switchToLatest().subscribe(recorder)
+    let first = ManualPublisher<Int, Never>()
+    upstream.send(first)
+    #expect(first.demandLog == [.max(5)])
+    first.send(1)
+    first.send(2)
+    recorder.request(.max(3))
+    #expect(first.demandLog == [.max(5), .max(3)])
+    let second = ManualPublisher<Int, Never>()
+    upstream.send(second)
+    #expect(second.demandLog == [.max(6)])
+    #expect(recorder.values == [1, 2])
+  }
 }
