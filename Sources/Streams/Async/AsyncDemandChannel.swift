@@ -1,8 +1,13 @@
-/// The subscriber behind `values`: it requests one value per `next()` and hands it to the task
-/// awaiting it.
+/// The subscriber behind `values`: every waiting `next()` adds one to the demand and receives one
+/// value, in the order the calls began.
 ///
-/// Subscribes when created. `cancel()` (task cancellation, or the iterator going away) cancels
-/// the upstream subscription and ends the sequence.
+/// Subscribes when created. Several tasks may await `next()` on copies of one iterator: each
+/// waits for its own value. Demand asked before the subscription arrives accumulates and is
+/// requested when it does (three early `next()` calls request `.max(3)`). A value that arrives
+/// with no `next()` waiting is not delivered, as with Combine. The upstream's end resumes every
+/// waiting call: with nil on finish, with the error on failure (a failure that arrives with none
+/// waiting is thrown by the next call, once). `cancel()` (task cancellation, or the iterator going
+/// away) cancels the upstream subscription and resumes every waiting call with nil.
 internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Cancellable,
   @unchecked Sendable
 {
@@ -10,12 +15,13 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
   typealias Waiter = UnsafeContinuation<UnsafeTransfer<Step>, Never>
 
   private let lock = StreamsLock()
-  // Protected by `lock`: the upstream subscription, the awaiting task, a value received without a
-  // waiter, whether a `next()` asked before the subscription arrived, and the end state.
+  // Protected by `lock`: the upstream subscription, the waiting calls (oldest first, `head`
+  // indexing the oldest still waiting), the demand asked before the subscription arrived, and
+  // the end state.
   private var subscription: (any Subscription)?
-  private var waiter: Waiter?
-  private var ready: Input?
-  private var wantsValue = false
+  private var waiters: [Waiter] = []
+  private var head = 0
+  private var demandBeforeSubscription = Subscribers.Demand.none
   private var end: End?
 
   private enum End {
@@ -32,21 +38,26 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
       return
     }
     self.subscription = subscription
-    let wantsValue = self.wantsValue
+    let demand = demandBeforeSubscription
+    demandBeforeSubscription = .none
     lock.unlock()
-    if wantsValue {
-      subscription.request(.max(1))
+    if demand > 0 {
+      subscription.request(demand)
     }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard let waiter else {
-      if end == nil { ready = input }
+    guard head < waiters.count else {
       lock.unlock()
       return .none
     }
-    self.waiter = nil
+    let waiter = waiters[head]
+    head += 1
+    if head == waiters.count {
+      waiters.removeAll(keepingCapacity: true)
+      head = 0
+    }
     lock.unlock()
     waiter.resume(returning: UnsafeTransfer(.success(input)))
     return .none
@@ -59,17 +70,17 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
       return
     }
     subscription = nil
-    let waiter = self.waiter
-    self.waiter = nil
+    let waiting = takeWaiters()
     switch completion {
     case .finished:
       end = .finished
     case .failure(let error):
-      end = waiter == nil ? .failed(error) : .delivered
+      end = waiting.isEmpty ? .failed(error) : .delivered
     }
     lock.unlock()
-    guard let waiter else { return }
-    waiter.resume(ending: completion)
+    for waiter in waiting {
+      waiter.resume(ending: completion)
+    }
   }
 
   /// Waits for the next value: nil at the end, a failure once.
@@ -77,12 +88,6 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (waiter: Waiter) in
         lock.lock()
-        if let value = ready {
-          ready = nil
-          lock.unlock()
-          waiter.resume(returning: UnsafeTransfer(.success(value)))
-          return
-        }
         switch end {
         case .failed(let error):
           end = .delivered
@@ -96,9 +101,11 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
         case nil:
           break
         }
-        self.waiter = waiter
+        waiters.append(waiter)
         let subscription = self.subscription
-        wantsValue = subscription == nil
+        if subscription == nil {
+          demandBeforeSubscription += 1
+        }
         lock.unlock()
         subscription?.request(.max(1))
       }.value
@@ -110,14 +117,22 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
   func cancel() {
     lock.lock()
     let subscription = self.subscription
-    let waiter = self.waiter
     self.subscription = nil
-    self.waiter = nil
-    ready = nil
+    let waiting = takeWaiters()
     if end == nil { end = .finished }
     lock.unlock()
     subscription?.cancel()
-    waiter?.resume(returning: UnsafeTransfer(.success(nil)))
+    for waiter in waiting {
+      waiter.resume(returning: UnsafeTransfer(.success(nil)))
+    }
+  }
+
+  /// Removes and returns the waiting calls, oldest first. Lock held.
+  private func takeWaiters() -> ArraySlice<Waiter> {
+    let waiting = waiters[head...]
+    waiters = []
+    head = 0
+    return waiting
   }
 }
 

@@ -12,7 +12,10 @@ extension Publisher where Failure == Never {
 /// The values of a publisher that cannot fail, as an `AsyncSequence`.
 ///
 /// Making the iterator subscribes (lazily, not before); each `next()` requests exactly one value
-/// and waits for it. The loop ends when the publisher finishes. Cancelling the task, or leaving the
+/// and waits for it. Copies of one iterator may wait in several tasks at once: each waiting call
+/// adds one to the demand and gets its own value, and the stream's end resumes them all. Demand
+/// asked before the subscription arrives accumulates; a value the publisher sends while no call
+/// waits is not delivered, as with Combine. The loop ends when the publisher finishes. Cancelling the task, or leaving the
 /// loop (the iterator going away), cancels the upstream subscription and ends the sequence. A
 /// publisher that delivers only on demand loses nothing; a hot publisher (a subject) drops the
 /// values sent while the loop body runs — use ``Publisher/values(bufferingPolicy:)`` to keep them.
@@ -34,7 +37,7 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
   }
 
   /// Iterates over the publisher's values one demand at a time.
-  public struct Iterator: AsyncIteratorProtocol {
+  public struct Iterator: AsyncIteratorProtocol, Sendable {
     fileprivate let channel: AsyncDemandChannel<Element, Never>
     fileprivate let lifetime: AsyncIteratorLifetime
 

@@ -13,7 +13,10 @@ extension Publisher {
 /// failure.
 ///
 /// Making the iterator subscribes (lazily, not before); each `next()` requests exactly one value
-/// and waits for it. The loop ends when the publisher finishes, and throws when it fails (once;
+/// and waits for it. Copies of one iterator may wait in several tasks at once: each waiting call
+/// adds one to the demand and gets its own value, and the stream's end resumes them all. Demand
+/// asked before the subscription arrives accumulates; a value the publisher sends while no call
+/// waits is not delivered, as with Combine. The loop ends when the publisher finishes, and throws when it fails (once;
 /// later calls return nil). Cancelling the task, or leaving the loop, cancels the upstream
 /// subscription; a cancelled loop ends without error.
 public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
@@ -34,7 +37,7 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
   }
 
   /// Iterates over the publisher's values one demand at a time.
-  public struct Iterator: AsyncIteratorProtocol {
+  public struct Iterator: AsyncIteratorProtocol, Sendable {
     fileprivate let channel: AsyncDemandChannel<Element, Failure>
     fileprivate let lifetime: AsyncIteratorLifetime
 

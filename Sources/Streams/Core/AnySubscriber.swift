@@ -18,18 +18,27 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     receiveCompletionBody = subscriber.receive(completion:)
   }
 
-  /// Wraps a subject: values and completion are sent to it, and it requests unlimited demand.
+  /// Wraps a subject: the subscription, values and completion are sent to it, as Combine does.
+  ///
+  /// The subject asks the subscription for values (once one of its own subscribers has asked).
+  /// A second subscription is cancelled, and events after the completion are ignored.
   public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
+    let state = SubjectInletState()
     combineIdentifier = CombineIdentifier()
     receiveSubscriptionBody = { subscription in
+      guard state.accept() else {
+        subscription.cancel()
+        return
+      }
       subject.send(subscription: subscription)
-      subscription.request(.unlimited)
     }
     receiveValueBody = { value in
-      subject.send(value)
+      if state.isOpen { subject.send(value) }
       return .none
     }
-    receiveCompletionBody = { subject.send(completion: $0) }
+    receiveCompletionBody = { completion in
+      if state.close() { subject.send(completion: completion) }
+    }
   }
 
   /// A subscriber made of closures; missing closures ignore the event (and demand `.none`).
@@ -59,5 +68,37 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
   @inlinable
   public func receive(completion: Subscribers.Completion<Failure>) {
     receiveCompletionBody(completion)
+  }
+}
+
+/// Whether an ``AnySubscriber`` made from a subject has its subscription and is still open.
+@usableFromInline
+internal final class SubjectInletState: @unchecked Sendable {
+  private let lock = StreamsLock()
+  // Protected by `lock`: whether a subscription arrived, whether the completion arrived.
+  private var hasSubscription = false
+  private var isCompleted = false
+
+  init() {}
+
+  /// Takes the first subscription; false for any later one or after the completion.
+  func accept() -> Bool {
+    lock.withLock {
+      guard !hasSubscription, !isCompleted else { return false }
+      hasSubscription = true
+      return true
+    }
+  }
+
+  /// Whether values are still passed on.
+  var isOpen: Bool { lock.withLock { !isCompleted } }
+
+  /// Takes the completion; false if one already arrived.
+  func close() -> Bool {
+    lock.withLock {
+      guard !isCompleted else { return false }
+      isCompleted = true
+      return true
+    }
   }
 }

@@ -1,9 +1,23 @@
 extension Subscribers {
   /// The number of values a subscriber asks a publisher for.
   ///
-  /// A demand is either a finite count (`.max(n)`, `.none` being `.max(0)`) or `.unlimited`.
-  /// Its arithmetic is total: adding saturates at `.unlimited`, subtracting clamps at `.none`,
-  /// so demand bookkeeping can never trap or go negative.
+  /// A demand is either a finite count (`.max(n)`, `.none` being `.max(0)`, up to
+  /// `.max(Int.max)`) or `.unlimited`. The arithmetic follows Combine's documented rules:
+  /// - adding: anything plus `.unlimited` is `.unlimited`; a finite sum beyond `Int.max` is
+  ///   `.unlimited` (so `.max(Int.max - 1) + 1` is `.max(Int.max)`, one more is `.unlimited`);
+  /// - subtracting: `.unlimited` minus anything, `.unlimited` included, stays `.unlimited`;
+  ///   a finite demand minus `.unlimited` is `.none`; a finite difference below zero is `.none`;
+  /// - multiplying: `.unlimited` times anything is `.unlimited`; a finite product beyond `Int.max`
+  ///   is `.unlimited`;
+  /// - comparing with an `Int`: `.unlimited` is greater than every integer and equal to none.
+  ///
+  /// Where Combine traps (adding a negative integer that takes the demand below zero, multiplying
+  /// by a negative factor) this implementation stays alive and gives `.none`, so demand
+  /// bookkeeping can never trap or go negative.
+  ///
+  /// A demand encodes as Combine encodes it: a single unsigned integer, the count for `.max(n)`
+  /// and `UInt(Int.max) + 1` for `.unlimited`, so values written by either decode in the other.
+  /// Decoding a count above `Int.max` gives `.unlimited`.
   ///
   /// ```swift
   /// var demand = Subscribers.Demand.max(2)
@@ -14,8 +28,11 @@ extension Subscribers {
   public struct Demand: Equatable, Comparable, Hashable, Codable, Sendable,
     CustomStringConvertible
   {
-    /// The count, `UInt.max` meaning unlimited.
+    /// The count, `UInt(Int.max) + 1` meaning unlimited (Combine's encoded form).
     @usableFromInline internal let rawValue: UInt
+
+    /// The raw value of `.unlimited`: one past the largest finite count.
+    @usableFromInline internal static var unlimitedRawValue: UInt { UInt(Int.max) + 1 }
 
     @inlinable
     internal init(rawValue: UInt) {
@@ -27,7 +44,7 @@ extension Subscribers {
     /// Computed and `@inlinable` (rather than a stored static) so that hot paths read a constant
     /// instead of calling the accessor of a lazily initialised global.
     @inlinable
-    public static var unlimited: Demand { Demand(rawValue: .max) }
+    public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
     /// A demand for no value.
     @inlinable
@@ -45,23 +62,28 @@ extension Subscribers {
     /// The finite count, or `nil` when the demand is unlimited.
     @inlinable
     public var max: Int? {
-      rawValue == .max ? nil : Int(rawValue)
+      rawValue == Demand.unlimitedRawValue ? nil : Int(rawValue)
     }
 
     public var description: String {
-      rawValue == .max ? "unlimited" : "max(\(rawValue))"
+      rawValue == Demand.unlimitedRawValue ? "unlimited" : "max(\(rawValue))"
     }
 
+    /// Adds, saturating at `.unlimited`.
     @inlinable
     public static func + (lhs: Demand, rhs: Demand) -> Demand {
-      if lhs.rawValue == .max || rhs.rawValue == .max { return .unlimited }
-      let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
-      return overflow || sum >= UInt(Int.max) ? .unlimited : Demand(rawValue: sum)
+      // Both raw values are at most `unlimitedRawValue`, so the sum fits in a `UInt`.
+      let sum = lhs.rawValue + rhs.rawValue
+      return sum >= unlimitedRawValue ? .unlimited : Demand(rawValue: sum)
     }
 
+    /// Adds an integer, saturating at `.unlimited`; a negative integer subtracts, clamping at
+    /// `.none`.
     @inlinable
     public static func + (lhs: Demand, rhs: Int) -> Demand {
-      rhs < 0 ? lhs - Demand(rawValue: rhs.magnitude) : lhs + Demand(rawValue: UInt(rhs))
+      rhs < 0
+        ? lhs - Demand(rawValue: Swift.min(rhs.magnitude, unlimitedRawValue))
+        : lhs + Demand(rawValue: UInt(rhs))
     }
 
     @inlinable
@@ -70,17 +92,22 @@ extension Subscribers {
     @inlinable
     public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
 
-    /// Subtracts, clamping at `.none`; `.unlimited` minus a finite demand stays `.unlimited`.
+    /// Subtracts, clamping at `.none`; `.unlimited` minus anything (`.unlimited` included) stays
+    /// `.unlimited`, and a finite demand minus `.unlimited` is `.none`.
     @inlinable
     public static func - (lhs: Demand, rhs: Demand) -> Demand {
-      if lhs.rawValue == .max { return rhs.rawValue == .max ? .none : .unlimited }
+      if lhs.rawValue == unlimitedRawValue { return .unlimited }
       if rhs.rawValue >= lhs.rawValue { return .none }
       return Demand(rawValue: lhs.rawValue - rhs.rawValue)
     }
 
+    /// Subtracts an integer, clamping at `.none`; `.unlimited` stays `.unlimited`. A negative
+    /// integer adds.
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
-      rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+      rhs < 0
+        ? lhs + Demand(rawValue: Swift.min(rhs.magnitude, unlimitedRawValue))
+        : lhs - Demand(rawValue: UInt(rhs))
     }
 
     @inlinable
@@ -89,13 +116,14 @@ extension Subscribers {
     @inlinable
     public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
 
-    /// Multiplies, saturating at `.unlimited`; a negative factor gives `.none`.
+    /// Multiplies, saturating at `.unlimited`; `.unlimited` times anything is `.unlimited`, and a
+    /// finite demand times zero or a negative factor is `.none`.
     @inlinable
     public static func * (lhs: Demand, rhs: Int) -> Demand {
+      if lhs.rawValue == unlimitedRawValue { return .unlimited }
       if rhs <= 0 { return .none }
-      if lhs.rawValue == .max { return .unlimited }
       let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
-      return overflow || product >= UInt(Int.max) ? .unlimited : Demand(rawValue: product)
+      return overflow || product >= unlimitedRawValue ? .unlimited : Demand(rawValue: product)
     }
 
     @inlinable
@@ -146,11 +174,15 @@ extension Subscribers {
     @inlinable
     public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
 
+    /// Decodes a demand from a single unsigned integer, Combine's form; a count above `Int.max`
+    /// decodes as `.unlimited`.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
-      rawValue = try container.decode(UInt.self)
+      rawValue = Swift.min(try container.decode(UInt.self), Demand.unlimitedRawValue)
     }
 
+    /// Encodes the demand as a single unsigned integer: the count, or `UInt(Int.max) + 1` for
+    /// `.unlimited`, as Combine does.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
       try container.encode(rawValue)

@@ -10,7 +10,7 @@
 /// The handlers receive the subscription itself (they capture nothing), so they neither allocate
 /// nor form a reference cycle; a subclass casts it back with `unsafeDowncast`.
 @usableFromInline
-internal class HandlerSubscription: Subscription, @unchecked Sendable {
+internal class HandlerSubscription: Subscription, OperatorNamed, @unchecked Sendable {
   // Both handlers are set in `init` and never change; the subclass guards its own state.
   @usableFromInline let requestHandler: (HandlerSubscription, Subscribers.Demand) -> Void
   @usableFromInline let cancelHandler: (HandlerSubscription) -> Void
@@ -23,6 +23,10 @@ internal class HandlerSubscription: Subscription, @unchecked Sendable {
     requestHandler = request
     cancelHandler = cancel
   }
+
+  /// The name of the publisher this subscription serves; each subclass gives its own.
+  @usableFromInline
+  var operatorName: String { "Subscription" }
 
   @inlinable
   final func request(_ demand: Subscribers.Demand) {

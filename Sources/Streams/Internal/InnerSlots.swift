@@ -2,7 +2,9 @@
 ///
 /// With finite downstream demand each upstream is asked for one value at a time, so at most one
 /// value per upstream waits in the outlet; with unlimited demand each is asked once for
-/// `.unlimited`.
+/// `.unlimited`. An operator with one upstream at a time (`switchToLatest`) sets
+/// ``asksForAllUnused``: its upstream is then asked for all the unused demand at once, as Combine
+/// forwards the outstanding demand to the inner publisher.
 @usableFromInline
 internal struct InnerSlots {
   @usableFromInline
@@ -16,8 +18,18 @@ internal struct InnerSlots {
     init() {}
   }
 
+  /// Slots whose upstreams are asked for one value at a time.
   @inlinable
   init() {}
+
+  /// Slots whose upstream is asked for all the unused demand at once when `asksForAllUnused`.
+  @inlinable
+  init(asksForAllUnused: Bool) {
+    self.asksForAllUnused = asksForAllUnused
+  }
+
+  @usableFromInline
+  var asksForAllUnused = false
 
   @usableFromInline
   var slots: [Int: Slot] = [:]
@@ -71,6 +83,11 @@ internal struct InnerSlots {
       guard slot.outstanding != .unlimited else { return }
       slots[id]?.outstanding = .unlimited
       effects.request(.unlimited, from: subscription)
+    } else if asksForAllUnused {
+      let more = unused - slot.outstanding
+      guard more > 0 else { return }
+      slots[id]?.outstanding = unused
+      effects.request(more, from: subscription)
     } else if slot.outstanding == .none {
       slots[id]?.outstanding = .max(1)
       effects.request(.max(1), from: subscription)

@@ -99,6 +99,14 @@ internal struct OutletState<Output, Failure: Error> {
     if case .failure = completion { removeAll() }
   }
 
+  /// Queues a completion that is delivered after the values already waiting, even a failure.
+  @inlinable
+  mutating func finishAfterWaitingValues(_ completion: Subscribers.Completion<Failure>) {
+    guard !isCompleting else { return }
+    isCompleting = true
+    self.completion = completion
+  }
+
   @inlinable
   var canDeliver: Bool {
     (bufferedCount > 0 && demand > 0) || (isCompleting && bufferedCount == 0)
@@ -144,7 +152,9 @@ internal struct OutletState<Output, Failure: Error> {
 /// call ``drain()`` after unlocking. Calls into the downstream never overlap and never exceed its
 /// demand; no lock is held while calling out.
 @usableFromInline
-internal class RelaySubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+internal class RelaySubscription<Downstream: Subscriber>: Subscription, OperatorNamed,
+  @unchecked Sendable
+{
   @usableFromInline
   typealias Output = Downstream.Input
   @usableFromInline
@@ -166,6 +176,10 @@ internal class RelaySubscription<Downstream: Subscriber>: Subscription, @uncheck
   init(downstream: Downstream) {
     self.downstream = downstream
   }
+
+  /// The operator's name; each subclass gives its own.
+  @usableFromInline
+  var operatorName: String { "Relay" }
 
   /// Downstream demand grew by `added` (already added to `outlet.demand`). Lock held.
   @inlinable

@@ -46,7 +46,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: true,
+        into: subscriber, named: "AllSatisfy", state: true,
         step: { allPass, value in
           allPass = predicate(value)
           return allPass ? .proceed : .finish
@@ -77,7 +77,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: true,
+        into: subscriber, named: "TryAllSatisfy", state: true,
         step: { allPass, value in
           catchingStep {
             allPass = try predicate(value)

@@ -46,8 +46,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Never {
+      @usableFromInline
+      var operatorName: String { "AssertNoFailure" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let prefix: String
       @usableFromInline let file: StaticString

@@ -1,9 +1,12 @@
 extension ConnectablePublisher {
   /// Connects when the first subscriber arrives and disconnects when the last one leaves.
   ///
-  /// Semantics: subscribers are counted; the first one triggers `connect()` right after it is
-  /// attached; when the last one cancels or receives its completion, the connection is cancelled,
-  /// and a later subscriber connects again.
+  /// Semantics: subscribers are counted; a subscriber that arrives while no connection is made
+  /// triggers `connect()` right after it is attached; when the last one cancels or receives its
+  /// completion, the connections are cancelled, and a later subscriber connects again. As with
+  /// Combine, the connection counts as made only once `connect()` returned: a subscriber that
+  /// subscribes during `connect()` (for example from the completion of a publisher that finishes
+  /// at once) causes a second connection.
   ///
   /// ```swift
   /// let shared = values.makeConnectable().autoconnect()
@@ -40,34 +43,32 @@ extension Publishers {
   }
 }
 
-/// Counts subscribers and keeps a connection open while there is at least one.
+/// Counts subscribers and keeps the connections open while there is at least one.
 internal final class RefCountedConnection: @unchecked Sendable {
   private let connect: () -> any Cancellable
   private let lock = StreamsLock()
-  // Protected by `lock`: the number of subscribers, the connection, and the generation of the
-  // connection (so a late disconnect of an old generation does not close a new one).
+  // Protected by `lock`: the number of subscribers and the connections made since the count was
+  // last zero (usually one; more when subscribers arrived while `connect()` ran).
   private var subscribers = 0
-  private var connection: (any Cancellable)?
-  private var generation = 0
+  private var connections: [any Cancellable] = []
 
   init(connect: @escaping () -> any Cancellable) {
     self.connect = connect
   }
 
-  /// Attaches `subscriber` to `publisher`, connecting if it is the first.
+  /// Attaches `subscriber` to `publisher`, connecting if no connection was made yet.
   func attach<P: Publisher, S: Subscriber>(_ subscriber: S, to publisher: P)
   where S.Input == P.Output, S.Failure == P.Failure {
-    let isFirst = lock.withLock {
+    let connects = lock.withLock {
       subscribers += 1
-      return subscribers == 1
+      return connections.isEmpty
     }
     publisher.receive(subscriber: RefCountedSubscriber(downstream: subscriber, owner: self))
-    guard isFirst else { return }
+    guard connects else { return }
     let made = connect()
     let stale = lock.withLock { () -> (any Cancellable)? in
-      guard subscribers > 0, connection == nil else { return made }
-      connection = made
-      generation += 1
+      guard subscribers > 0 else { return made }
+      connections.append(made)
       return nil
     }
     stale?.cancel()
@@ -75,20 +76,25 @@ internal final class RefCountedConnection: @unchecked Sendable {
 
   /// One subscriber left; disconnects after the last.
   func detach() {
-    let closing = lock.withLock { () -> (any Cancellable)? in
+    let closing = lock.withLock { () -> [any Cancellable] in
       subscribers -= 1
-      guard subscribers == 0 else { return nil }
-      defer { connection = nil }
-      return connection
+      guard subscribers == 0 else { return [] }
+      defer { connections = [] }
+      return connections
     }
-    closing?.cancel()
+    for connection in closing {
+      connection.cancel()
+    }
   }
 }
 
 /// Wraps a subscriber of an autoconnected publisher to notice when it leaves.
 internal final class RefCountedSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
-  @unchecked Sendable
+  OperatorNamed, @unchecked Sendable
 {
+  @usableFromInline
+  var operatorName: String { "Autoconnect" }
+
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 

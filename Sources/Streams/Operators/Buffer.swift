@@ -4,7 +4,8 @@ extension Publishers {
     /// Asks for `size` values at subscription and one more for each value delivered, keeping the
     /// buffer full.
     case keepFull
-    /// Asks the upstream only for what the downstream asks for.
+    /// Asks the upstream for `.unlimited` at subscription and holds what the downstream has not
+    /// asked for yet, as Combine does.
     case byRequest
   }
 
@@ -14,7 +15,8 @@ extension Publishers {
     case dropNewest
     /// Drops the oldest buffered value to make room.
     case dropOldest
-    /// Cancels the upstream and fails with the error made by the closure.
+    /// Cancels the upstream and fails with the error made by the closure, after the values
+    /// already buffered are delivered.
     case customError(() -> Failure)
   }
 }
@@ -22,13 +24,20 @@ extension Publishers {
 extension Publisher {
   /// Holds up to `size` values that the downstream has not asked for yet.
   ///
-  /// Values are delivered in order as demand arrives. A value arriving while `size` values wait
-  /// (and the downstream has no unused demand) is handled by `whenFull`. A normal finish is
-  /// delivered after the buffered values; a failure at once. A `size` below 1 is treated as 1.
+  /// Values are delivered in order as demand arrives. With `.keepFull` the upstream is asked for
+  /// `size` values at subscription and one more per value delivered; with `.byRequest` it is
+  /// asked for `.unlimited` at subscription (as Combine does), so values sent before the
+  /// downstream asks are buffered, not lost. A value arriving while `size` values wait (and the
+  /// downstream has no unused demand) is handled by `whenFull`: `.dropNewest` drops it,
+  /// `.dropOldest` drops the oldest waiting value, `.customError` cancels the upstream and fails
+  /// after the waiting values are delivered. A normal finish is delivered after the buffered
+  /// values; an upstream failure at once. A `size` below 1 is treated as 1.
   ///
   /// ```swift
-  /// fastProducer.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest)
+  /// // request(1), send 1, 2, 3, 4, request(5) delivers [1, 3, 4]
+  /// subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
   /// ```
+  ///
   @inlinable
   public func buffer(
     size: Int, prefetch: Publishers.PrefetchStrategy,
@@ -82,8 +91,11 @@ extension Publishers {
 internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscription<Downstream>,
   UpstreamOwner, @unchecked Sendable
 {
-  // Immutable configuration; the upstream, the demand waiting for it and the done flag are
-  // protected by the inherited `lock`.
+  @usableFromInline
+  override var operatorName: String { "Buffer" }
+
+  // Immutable configuration; the upstream and the done flag are protected by the inherited
+  // `lock`.
   @usableFromInline
   let size: Int
   @usableFromInline
@@ -92,8 +104,6 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
   let whenFull: Publishers.BufferingStrategy<Downstream.Failure>
   @usableFromInline
   var upstreamSubscription: (any Subscription)?
-  @usableFromInline
-  var pendingDemand = Subscribers.Demand.none
   @usableFromInline
   var isDone = false
 
@@ -117,20 +127,8 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
       return
     }
     upstreamSubscription = subscription
-    let demand = prefetch == .keepFull ? Subscribers.Demand.max(size) : pendingDemand
-    pendingDemand = .none
     lock.unlock()
-    if demand > 0 { subscription.request(demand) }
-  }
-
-  @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    guard prefetch == .byRequest else { return }
-    if let upstreamSubscription {
-      effects.request(added, from: upstreamSubscription)
-    } else {
-      pendingDemand += added
-    }
+    subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
   }
 
   @inlinable
@@ -170,7 +168,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
       upstream?.cancel()
       let error = makeError()
       lock.lock()
-      outlet.finish(.failure(error))
+      outlet.finishAfterWaitingValues(.failure(error))
       lock.unlock()
       drain()
     }

@@ -44,7 +44,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = SequentialUpstreamSubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "Catch")
       let handler = self.handler
       relay.start()
       upstream.receive(
@@ -85,7 +85,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = SequentialUpstreamSubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "TryCatch")
       let handler = self.handler
       relay.start()
       upstream.receive(

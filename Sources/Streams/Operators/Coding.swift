@@ -26,6 +26,8 @@ public protocol TopLevelDecoder {
 
 extension JSONEncoder: TopLevelEncoder {}
 extension JSONDecoder: TopLevelDecoder {}
+extension PropertyListEncoder: TopLevelEncoder {}
+extension PropertyListDecoder: TopLevelDecoder {}
 
 extension Publisher where Output: Encodable {
   /// Encodes every value with `encoder`.
@@ -83,7 +85,8 @@ extension Publishers {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure> {
         try encoder.encode($0)
       }
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Encode"))
     }
   }
 
@@ -111,7 +114,8 @@ extension Publishers {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure> {
         try decoder.decode(Output.self, from: $0)
       }
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Decode"))
     }
   }
 }

@@ -43,7 +43,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.fold(
-        into: subscriber, state: [Upstream.Output](),
+        into: subscriber, named: "Collect", state: [Upstream.Output](),
         step: { values, value in
           values.append(value)
           return .proceed
@@ -72,7 +72,9 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = CollectByCountLogic<Upstream.Output, Failure>(count: Swift.max(1, count))
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(
+          logic: logic, downstream: subscriber, name: "CollectByCount"))
     }
   }
 }

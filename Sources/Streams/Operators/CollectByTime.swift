@@ -127,6 +127,9 @@ internal final class CollectByTimeSubscription<Value, Downstream: Subscriber, Co
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 where Downstream.Input == [Value] {
   @usableFromInline
+  override var operatorName: String { "CollectByTime" }
+
+  @usableFromInline
   typealias UpstreamOutput = Value
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure

@@ -71,6 +71,9 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
   @usableFromInline
+  override var operatorName: String { "CombineLatest" }
+
+  @usableFromInline
   typealias UpstreamOutput = Any
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure

@@ -27,6 +27,35 @@ extension Publisher {
   }
 }
 
+extension Publishers.CompactMap {
+  /// Fuses two consecutive compact maps into one.
+  @inlinable
+  public func compactMap<T>(
+    _ next: @escaping (Output) -> T?
+  ) -> Publishers.CompactMap<Upstream, T> {
+    let first = transform
+    return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(next) }
+  }
+
+  /// Fuses a compact map and the map after it into one compact map.
+  @inlinable
+  public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+    let first = transform
+    return Publishers.CompactMap(upstream: upstream) { first($0).map(next) }
+  }
+}
+
+extension Publishers.TryCompactMap {
+  /// Fuses an error-throwing compact map and the compact map after it into one.
+  @inlinable
+  public func compactMap<T>(
+    _ next: @escaping (Output) throws -> T?
+  ) -> Publishers.TryCompactMap<Upstream, T> {
+    let first = transform
+    return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(next) }
+  }
+}
+
 extension Publishers {
   /// A publisher that delivers the non-nil results of a transformation of its upstream's values.
   public struct CompactMap<Upstream: Publisher, Output>: Publisher {
@@ -51,8 +80,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "CompactMap" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let transform: (Upstream.Output) -> Output?
       @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -102,7 +134,9 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let logic = TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
         transform: transform)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryCompactMap")
+      )
     }
   }
 }

@@ -81,7 +81,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let replaces = areInIncreasingOrder
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "Comparison", state: Output?.none,
         step: { kept, value in
           if let current = kept, !replaces(current, value) { return .proceed }
           kept = value
@@ -116,7 +116,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let replaces = areInIncreasingOrder
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "TryComparison", state: Output?.none,
         step: { kept, value in
           catchingStep {
             if let current = kept, try !replaces(current, value) { return .proceed }

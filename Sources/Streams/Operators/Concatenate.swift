@@ -82,7 +82,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = SequentialUpstreamSubscription(downstream: subscriber)
+      let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "Concatenate")
       let suffix = self.suffix
       relay.start()
       prefix.receive(

@@ -55,7 +55,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let wanted = output
       upstream.fold(
-        into: subscriber, state: false,
+        into: subscriber, named: "Contains", state: false,
         step: { found, value in
           found = value == wanted
           return found ? .finish : .proceed
@@ -85,7 +85,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: false,
+        into: subscriber, named: "ContainsWhere", state: false,
         step: { found, value in
           found = predicate(value)
           return found ? .finish : .proceed
@@ -116,7 +116,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: false,
+        into: subscriber, named: "TryContainsWhere", state: false,
         step: { found, value in
           catchingStep {
             found = try predicate(value)

@@ -32,7 +32,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.fold(
-        into: subscriber, state: 0,
+        into: subscriber, named: "Count", state: 0,
         step: { count, _ in
           count += 1
           return .proceed

@@ -4,7 +4,8 @@ extension Publisher {
   /// Each value replaces the pending one and restarts the wait. Semantics (as Combine's):
   /// - the upstream is asked for unlimited values; when the wait ends and the downstream has no
   ///   demand, the pending value is dropped;
-  /// - on completion the pending value is dropped and the completion is delivered at once;
+  /// - on completion the pending value is dropped and the completion is delivered through
+  ///   `scheduler.schedule`;
   /// - on an `ImmediateScheduler` the wait ends at once, so every value is forwarded.
   ///
   /// ```swift
@@ -121,6 +122,9 @@ internal struct DebounceState<Value> {
 internal final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Debounce" }
+
   // Immutable configuration; `state` is protected by the inherited `lock`.
   @usableFromInline
   let dueTime: Context.SchedulerTimeType.Stride
@@ -187,10 +191,14 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     let ended = state.end()
-    outlet.finish(completion)
     lock.unlock()
     withExtendedLifetime(ended) {}
-    drain()
+    scheduler.schedule(options: options) { [self] in
+      lock.lock()
+      outlet.finish(completion)
+      lock.unlock()
+      drain()
+    }
   }
 
   @inlinable

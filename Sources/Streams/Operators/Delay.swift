@@ -61,11 +61,109 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = ScheduledRelaySubscription(
-        downstream: subscriber, scheduler: scheduler, options: options,
-        delay: (interval, tolerance))
+      let subscription = DelaySubscription(
+        downstream: subscriber, scheduler: scheduler, options: options, interval: interval,
+        tolerance: tolerance)
       subscription.start()
       upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
     }
+  }
+}
+
+/// The subscription of `delay(for:)`: demand passes through, every event is handed to the
+/// scheduler after the delay and then to the outlet.
+@usableFromInline
+internal final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>:
+  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+{
+  @usableFromInline
+  override var operatorName: String { "Delay" }
+
+  // Immutable configuration; `upstreamSubscription` and `pendingDemand` are protected by the
+  // inherited `lock`.
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let tolerance: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  var upstreamSubscription: (any Subscription)?
+  @usableFromInline
+  var pendingDemand = Subscribers.Demand.none
+  @usableFromInline
+  var isUpstreamDone = false
+
+  @inlinable
+  init(
+    downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
+    interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride
+  ) {
+    self.scheduler = scheduler
+    self.options = options
+    self.interval = interval
+    self.tolerance = tolerance
+    super.init(downstream: downstream)
+  }
+
+  @inlinable
+  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard !isEnded, !isUpstreamDone, upstreamSubscription == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    upstreamSubscription = subscription
+    let demand = pendingDemand
+    pendingDemand = .none
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  @inlinable
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
+    if let upstreamSubscription {
+      effects.request(added, from: upstreamSubscription)
+    } else {
+      pendingDemand += added
+    }
+  }
+
+  @inlinable
+  func upstream(_ index: Int, didSend value: Downstream.Input) {
+    hand { [self] in
+      lock.lock()
+      emitAndUnlock(value)
+    }
+  }
+
+  @inlinable
+  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    isUpstreamDone = true
+    upstreamSubscription = nil
+    lock.unlock()
+    hand { [self] in
+      lock.lock()
+      outlet.finish(completion)
+      lock.unlock()
+      drain()
+    }
+  }
+
+  @inlinable
+  func hand(_ action: @escaping () -> Void) {
+    scheduler.schedule(
+      after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
+  }
+
+  @inlinable
+  override func didCancel(_ effects: inout RelayEffects) {
+    isUpstreamDone = true
+    effects.cancel(upstreamSubscription)
+    upstreamSubscription = nil
   }
 }

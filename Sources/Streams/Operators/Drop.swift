@@ -1,7 +1,8 @@
 extension Publisher {
   /// Drops the first `count` values, then delivers every value.
   ///
-  /// Each dropped value is replaced by a request for one more upstream value. A negative count
+  /// As with Combine, the first request asks the upstream for `count` values more than the
+  /// downstream asked for, so the dropped values need no request of their own. A negative count
   /// drops nothing.
   ///
   /// ```swift
@@ -34,8 +35,31 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = OutputLogic<Output, Failure>(range: count..<Int.max)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      let logic = DropFirstLogic<Output, Failure>(count: count)
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Drop"))
     }
+  }
+}
+
+@usableFromInline
+internal struct DropFirstLogic<Input, Failure: Error>: FilterLogic {
+  @usableFromInline typealias UpstreamFailure = Failure
+  @usableFromInline let count: Int
+  @usableFromInline var dropped = 0
+
+  @inlinable
+  init(count: Int) {
+    self.count = count
+  }
+
+  @inlinable
+  var demandAheadOfFirstRequest: Int { count }
+
+  @inlinable
+  mutating func receive(_ input: Input) -> FilterStep<Input, Failure> {
+    guard dropped < count else { return .emit(input) }
+    dropped += 1
+    return .absorb
   }
 }

@@ -46,7 +46,8 @@ extension Publishers {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Failure, Failure>(
         isPrefix: false, predicate: { .success(predicate($0)) }, convert: { $0 })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "DropWhile"))
     }
   }
 
@@ -73,7 +74,8 @@ extension Publishers {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Upstream.Failure, any Error>(
         isPrefix: false, predicate: { value in Result { try predicate(value) } }, convert: { $0 })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryDropWhile"))
     }
   }
 }

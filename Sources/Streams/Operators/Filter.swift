@@ -32,6 +32,33 @@ extension Publishers.Filter {
     let first = isIncluded
     return Publishers.Filter(upstream: upstream) { first($0) && next($0) }
   }
+
+  /// Fuses a filter and the error-throwing filter after it into one `TryFilter`.
+  @inlinable
+  public func tryFilter(
+    _ next: @escaping (Output) throws -> Bool
+  ) -> Publishers.TryFilter<Upstream> {
+    let first = isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && next($0) }
+  }
+}
+
+extension Publishers.TryFilter {
+  /// Fuses an error-throwing filter and the filter after it into one `TryFilter`.
+  @inlinable
+  public func filter(_ next: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+    let first = isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && next($0) }
+  }
+
+  /// Fuses two consecutive error-throwing filters into one.
+  @inlinable
+  public func tryFilter(
+    _ next: @escaping (Output) throws -> Bool
+  ) -> Publishers.TryFilter<Upstream> {
+    let first = isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && next($0) }
+  }
 }
 
 extension Publishers {
@@ -59,8 +86,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "Filter" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let isIncluded: (Upstream.Output) -> Bool
       @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -109,7 +139,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryFilter"))
     }
   }
 }

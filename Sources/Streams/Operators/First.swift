@@ -49,7 +49,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "First", state: Output?.none,
         step: { found, value in
           found = value
           return .finish
@@ -79,7 +79,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "FirstWhere", state: Output?.none,
         step: { found, value in
           guard predicate(value) else { return .proceed }
           found = value
@@ -110,7 +110,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "TryFirstWhere", state: Output?.none,
         step: { found, value in
           catchingStep {
             guard try predicate(value) else { return .proceed }

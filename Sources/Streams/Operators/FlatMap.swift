@@ -22,6 +22,40 @@ extension Publisher {
   }
 }
 
+extension Publisher where Failure == Never {
+  /// `flatMap(maxPublishers:_:)` for an upstream that cannot fail and inner publishers that can:
+  /// the upstream takes the inner publishers' failure type.
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+    Publishers.FlatMap(
+      upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers,
+      transform: transform)
+  }
+
+  /// `flatMap(maxPublishers:_:)` when neither the upstream nor the inner publishers can fail.
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+extension Publisher {
+  /// `flatMap(maxPublishers:_:)` for inner publishers that cannot fail: they take the upstream's
+  /// failure type.
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+      Publishers.SetFailureType(upstream: transform($0))
+    }
+  }
+}
+
 extension Publishers {
   /// A publisher merging the publishers its upstream's values are turned into.
   ///
@@ -143,6 +177,9 @@ internal final class FlatMapSubscription<
   Value, Inner: Publisher, Downstream: Subscriber
 >: RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
+  @usableFromInline
+  override var operatorName: String { "FlatMap" }
+
   @usableFromInline
   typealias UpstreamOutput = Value
   @usableFromInline

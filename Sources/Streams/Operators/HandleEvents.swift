@@ -4,8 +4,9 @@ extension Publisher {
   ///
   /// `receiveSubscription`, `receiveOutput` and `receiveCompletion` run on the upstream's thread
   /// before the event is forwarded; `receiveRequest` and `receiveCancel` run on the caller's thread
-  /// before the request or cancel is forwarded upstream. `receiveCancel` runs once, on the first
-  /// cancel of a live subscription. Values take no lock.
+  /// before the request or cancel is forwarded upstream; as with Combine, `receiveRequest` is also
+  /// called with the demand the downstream returns from receiving a value (when above zero).
+  /// `receiveCancel` runs once, on the first cancel of a live subscription. Values take no lock.
   ///
   /// ```swift
   /// let cancellable = (1...2).publisher
@@ -43,7 +44,7 @@ extension Publishers {
     public var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
     /// Called on the first cancel of a live subscription.
     public var receiveCancel: (() -> Void)?
-    /// Called with every demand the downstream requests.
+    /// Called with every demand the downstream requests or returns from a value.
     public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
     /// Creates a `HandleEvents` publisher from its upstream and parameters.
@@ -70,8 +71,9 @@ extension Publishers {
       let hooks = EventHooks<Output, Failure>(
         subscription: receiveSubscription, output: receiveOutput,
         completion: receiveCompletion, cancel: receiveCancel, request: receiveRequest,
-        returnedDemand: nil)
-      upstream.receive(subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks))
+        returnedDemand: receiveRequest)
+      upstream.receive(
+        subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks, name: "HandleEvents"))
     }
   }
 }

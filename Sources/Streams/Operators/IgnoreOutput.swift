@@ -35,8 +35,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Never, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "IgnoreOutput" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let combineIdentifier = CombineIdentifier()
 

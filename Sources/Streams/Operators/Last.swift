@@ -47,7 +47,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "Last", state: Output?.none,
         step: { last, value in
           last = value
           return .proceed
@@ -77,7 +77,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "LastWhere", state: Output?.none,
         step: { last, value in
           if predicate(value) { last = value }
           return .proceed
@@ -107,7 +107,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.fold(
-        into: subscriber, state: Output?.none,
+        into: subscriber, named: "TryLastWhere", state: Output?.none,
         step: { last, value in
           catchingStep {
             if try predicate(value) { last = value }

@@ -29,6 +29,13 @@ extension Publishers.Map {
     let first = transform
     return Publishers.Map(upstream: upstream) { next(first($0)) }
   }
+
+  /// Fuses a map and the error-throwing map after it into one `TryMap`.
+  @inlinable
+  public func tryMap<T>(_ next: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+    let first = transform
+    return Publishers.TryMap(upstream: upstream) { try next(first($0)) }
+  }
 }
 
 extension Publishers {
@@ -55,8 +62,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "Map" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let transform: (Upstream.Output) -> Output
       @usableFromInline let combineIdentifier = CombineIdentifier()

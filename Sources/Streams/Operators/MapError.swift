@@ -40,8 +40,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "MapError" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let transform: (Upstream.Failure) -> Failure
       @usableFromInline let combineIdentifier = CombineIdentifier()

@@ -50,8 +50,11 @@ extension Publishers {
 @usableFromInline
 internal final class MeasureIntervalSubscriber<
   Input, Downstream: Subscriber, Context: Scheduler
->: Subscriber, @unchecked Sendable
+>: Subscriber, OperatorNamed, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
+  @usableFromInline
+  var operatorName: String { "MeasureInterval" }
+
   @usableFromInline
   typealias Failure = Downstream.Failure
 

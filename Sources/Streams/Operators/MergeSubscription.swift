@@ -45,6 +45,9 @@ internal final class MergeSubscription<Downstream: Subscriber>: RelaySubscriptio
   UpstreamOwner, @unchecked Sendable
 {
   @usableFromInline
+  override var operatorName: String { "Merge" }
+
+  @usableFromInline
   typealias UpstreamOutput = Downstream.Input
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure

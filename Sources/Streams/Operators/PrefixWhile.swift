@@ -44,7 +44,8 @@ extension Publishers {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Failure, Failure>(
         isPrefix: true, predicate: { .success(predicate($0)) }, convert: { $0 })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "PrefixWhile"))
     }
   }
 
@@ -71,7 +72,9 @@ extension Publishers {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Upstream.Failure, any Error>(
         isPrefix: true, predicate: { value in Result { try predicate(value) } }, convert: { $0 })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(
+          logic: logic, downstream: subscriber, name: "TryPrefixWhile"))
     }
   }
 }

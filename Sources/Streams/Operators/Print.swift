@@ -59,7 +59,8 @@ extension Publishers {
         cancel: { writer.write("receive cancel") },
         request: { writer.write("request \(Self.describe($0))") },
         returnedDemand: { writer.write("request \(Self.describe($0)) (synchronous)") })
-      upstream.receive(subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks))
+      upstream.receive(
+        subscriber: ObservingSubscriber(downstream: subscriber, hooks: hooks, name: "Print"))
     }
 
     private static func describe(_ demand: Subscribers.Demand) -> String {

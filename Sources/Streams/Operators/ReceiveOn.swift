@@ -2,8 +2,13 @@ extension Publisher {
   /// Delivers values and the completion on `scheduler`.
   ///
   /// Demand and cancellation pass through to the upstream; each event is handed to the scheduler
-  /// in arrival order, and calls into the downstream never overlap, even on a concurrent queue.
-  /// The subscription itself is delivered on the subscribing thread.
+  /// in arrival order, and calls into the downstream never overlap and keep that order, even on a
+  /// concurrent queue. The subscription itself is delivered on the subscribing thread.
+  ///
+  /// As with Combine, every value received is forwarded (demand is the upstream's business, not
+  /// policed again here), the demand a delivered value returns goes to the upstream, and events
+  /// already handed to the scheduler before a cancel are still delivered; nothing arriving after
+  /// the cancel is.
   ///
   /// ```swift
   /// network.receive(on: DispatchQueue.main).sink { updateUI($0) }
@@ -40,108 +45,160 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = ScheduledRelaySubscription(
-        downstream: subscriber, scheduler: scheduler, options: options, delay: nil)
-      subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(
+        subscriber: ReceiveOnSubscription(
+          downstream: subscriber, scheduler: scheduler, options: options))
     }
   }
 }
 
-/// The subscription of `receive(on:)` and `delay(for:)`: demand passes through, every event is
-/// handed to the scheduler (after a delay, for `delay`) and then to the outlet.
+/// The subscriber `receive(on:)` attaches to its upstream, and the subscription it gives the
+/// downstream.
+///
+/// Events are queued in arrival order and one is handed to the scheduler per event; each
+/// scheduled action releases one event, and whichever thread finds no delivery in progress
+/// delivers the released events in order.
 @usableFromInline
-internal final class ScheduledRelaySubscription<Downstream: Subscriber, Context: Scheduler>:
-  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>:
+  Subscriber, Subscription, OperatorNamed, @unchecked Sendable
 {
-  // Immutable configuration; `upstreamSubscription` and `pendingDemand` are protected by the
-  // inherited `lock`.
   @usableFromInline
-  let scheduler: Context
+  var operatorName: String { "ReceiveOn" }
+
+  @usableFromInline typealias Input = Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
+
   @usableFromInline
-  let options: Context.SchedulerOptions?
-  @usableFromInline
-  let delay:
-    (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
-  @usableFromInline
-  var upstreamSubscription: (any Subscription)?
-  @usableFromInline
-  var pendingDemand = Subscribers.Demand.none
-  @usableFromInline
-  var isUpstreamDone = false
+  enum Event {
+    case value(Input)
+    case completion(Subscribers.Completion<Failure>)
+  }
+
+  @usableFromInline let scheduler: Context
+  @usableFromInline let options: Context.SchedulerOptions?
+  @usableFromInline let lock = StreamsLock()
+  // Protected by `lock`: the downstream (released after its completion), the upstream
+  // subscription (until cancel or completion), whether the downstream cancelled, whether the
+  // upstream completed, the events waiting (oldest at `head`), how many of them their scheduled
+  // action released, and whether a thread is delivering.
+  @usableFromInline var downstream: Downstream?
+  @usableFromInline var upstream: (any Subscription)?
+  @usableFromInline var isCancelled = false
+  @usableFromInline var isUpstreamDone = false
+  @usableFromInline var events: [Event] = []
+  @usableFromInline var head = 0
+  @usableFromInline var released = 0
+  @usableFromInline var isDelivering = false
 
   @inlinable
-  init(
-    downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
-    delay: (Context.SchedulerTimeType.Stride, Context.SchedulerTimeType.Stride)?
-  ) {
+  init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+    self.downstream = downstream
     self.scheduler = scheduler
     self.options = options
-    self.delay = delay
-    super.init(downstream: downstream)
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  func receive(subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !isUpstreamDone, upstreamSubscription == nil else {
+    guard let downstream, upstream == nil, !isCancelled, !isUpstreamDone else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstreamSubscription = subscription
-    let demand = pendingDemand
-    pendingDemand = .none
+    upstream = subscription
     lock.unlock()
-    if demand > 0 { subscription.request(demand) }
+    downstream.receive(subscription: self)
   }
 
   @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    if let upstreamSubscription {
-      effects.request(added, from: upstreamSubscription)
-    } else {
-      pendingDemand += added
-    }
+  func receive(_ input: Input) -> Subscribers.Demand {
+    enqueue(.value(input))
+    return .none
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Downstream.Input) {
-    hand { [self] in
-      lock.lock()
-      emitAndUnlock(value)
-    }
-  }
-
-  @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+  func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    isUpstreamDone = true
-    upstreamSubscription = nil
+    let finished = upstream
+    upstream = nil
     lock.unlock()
-    hand { [self] in
-      lock.lock()
-      outlet.finish(completion)
+    withExtendedLifetime(finished) {}
+    enqueue(.completion(completion))
+  }
+
+  /// Queues an event and hands its release to the scheduler; drops it after a cancel or after
+  /// the upstream's completion.
+  @inlinable
+  func enqueue(_ event: Event) {
+    lock.lock()
+    guard !isCancelled, !isUpstreamDone else {
       lock.unlock()
-      drain()
+      return
+    }
+    if case .completion = event { isUpstreamDone = true }
+    events.append(event)
+    lock.unlock()
+    scheduler.schedule(options: options) { [self] in
+      releaseOne()
     }
   }
 
+  /// Releases the oldest unreleased event and delivers, unless another thread is delivering.
   @inlinable
-  func hand(_ action: @escaping () -> Void) {
-    if let delay {
-      scheduler.schedule(
-        after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance,
-        options: options, action)
-    } else {
-      scheduler.schedule(options: options, action)
+  func releaseOne() {
+    lock.lock()
+    released += 1
+    guard !isDelivering else {
+      lock.unlock()
+      return
     }
+    isDelivering = true
+    while released > 0, head < events.count, let downstream {
+      let event = events[head]
+      head += 1
+      released -= 1
+      if head == events.count {
+        events.removeAll(keepingCapacity: true)
+        head = 0
+      }
+      lock.unlock()
+      switch event {
+      case .value(let value):
+        let more = downstream.receive(value)
+        if more > 0 {
+          lock.lock()
+          let upstream = isCancelled ? nil : self.upstream
+          lock.unlock()
+          upstream?.request(more)
+        }
+        lock.lock()
+      case .completion(let completion):
+        downstream.receive(completion: completion)
+        lock.lock()
+        self.downstream = nil
+        events = []
+        head = 0
+      }
+    }
+    isDelivering = false
+    lock.unlock()
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    isUpstreamDone = true
-    effects.cancel(upstreamSubscription)
-    upstreamSubscription = nil
+  func request(_ demand: Subscribers.Demand) {
+    lock.lock()
+    let upstream = isCancelled ? nil : self.upstream
+    lock.unlock()
+    upstream?.request(demand)
+  }
+
+  @inlinable
+  func cancel() {
+    lock.lock()
+    isCancelled = true
+    let upstream = self.upstream
+    self.upstream = nil
+    lock.unlock()
+    upstream?.cancel()
   }
 }

@@ -56,7 +56,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
       upstream.fold(
-        into: subscriber, state: initial,
+        into: subscriber, named: "Reduce", state: initial,
         step: { result, value in
           result = combine(result, value)
           return .proceed
@@ -91,7 +91,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
       upstream.fold(
-        into: subscriber, state: initial,
+        into: subscriber, named: "TryReduce", state: initial,
         step: { result, value in
           catchingStep {
             result = try combine(result, value)

@@ -59,7 +59,9 @@ extension Publishers {
       let predicate = self.predicate
       let logic = RemoveDuplicatesLogic<Output, Failure, Failure>(
         isDuplicate: { .success(predicate($0, $1)) }, convert: { $0 })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(
+          logic: logic, downstream: subscriber, name: "RemoveDuplicates"))
     }
   }
 
@@ -87,7 +89,9 @@ extension Publishers {
       let logic = RemoveDuplicatesLogic<Output, Upstream.Failure, any Error>(
         isDuplicate: { previous, next in Result { try predicate(previous, next) } },
         convert: { $0 })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(
+          logic: logic, downstream: subscriber, name: "TryRemoveDuplicates"))
     }
   }
 }

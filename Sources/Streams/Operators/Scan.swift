@@ -56,7 +56,8 @@ extension Publishers {
       let combine = nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Failure, Failure>(
         accumulator: initialResult, combine: { .success(combine($0, $1)) })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Scan"))
     }
   }
 
@@ -90,7 +91,8 @@ extension Publishers {
         accumulator: initialResult,
         combine: { result, value in Result { try combine(result, value) } },
         convert: { $0 })
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryScan"))
     }
   }
 }

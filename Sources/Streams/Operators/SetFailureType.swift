@@ -50,8 +50,11 @@ extension Publishers {
     }
 
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
     where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "SetFailureType" }
+
       @usableFromInline let downstream: Downstream
       @usableFromInline let combineIdentifier = CombineIdentifier()
 

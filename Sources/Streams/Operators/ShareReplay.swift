@@ -164,6 +164,9 @@ internal final class ReplayConduit<Downstream: Subscriber>: ReplayConduitBase<
 internal final class ReplayRelay<Downstream: Subscriber>: RelaySubscription<Downstream>,
   @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "ShareReplay" }
+
   // Set once before `start()`; read under the inherited `lock`.
   var onCancel: (() -> Void)?
 

@@ -2,7 +2,9 @@ extension Publisher {
   /// Subscribes to the upstream, and sends it requests and cancels, on `scheduler`.
   ///
   /// Values and the completion are delivered wherever the upstream produces them; combine with
-  /// `receive(on:)` to move delivery too.
+  /// `receive(on:)` to move delivery too. Once the downstream cancelled, nothing more reaches it
+  /// (the cancel itself reaches the upstream later, on `scheduler`), and only the first completion
+  /// of the upstream is passed on.
   ///
   /// ```swift
   /// expensiveWork.subscribe(on: DispatchQueue.global()).receive(on: DispatchQueue.main)
@@ -50,8 +52,11 @@ extension Publishers {
 /// Forwards events downstream and moves requests and cancels to the scheduler.
 @usableFromInline
 internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Scheduler>: Subscriber,
-  Subscription, @unchecked Sendable
+  Subscription, OperatorNamed, @unchecked Sendable
 {
+  @usableFromInline
+  var operatorName: String { "SubscribeOn" }
+
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline
@@ -65,11 +70,14 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
   let options: Context.SchedulerOptions?
   @usableFromInline
   let lock = StreamsLock()
-  // Protected by `lock`: the upstream subscription until cancel.
+  // Protected by `lock`: the upstream subscription until cancel or completion, and whether the
+  // downstream cancelled or was completed (nothing reaches it after either).
   @usableFromInline
   var upstream: (any Subscription)?
   @usableFromInline
   var isCancelled = false
+  @usableFromInline
+  var isCompleted = false
 
   @inlinable
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -81,7 +89,7 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
   @inlinable
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard !isCancelled, upstream == nil else {
+    guard !isCancelled, !isCompleted, upstream == nil else {
       lock.unlock()
       subscription.cancel()
       return
@@ -93,12 +101,27 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    downstream.receive(input)
+    lock.lock()
+    guard !isCancelled, !isCompleted else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    return downstream.receive(input)
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.withLock { upstream = nil }
+    lock.lock()
+    guard !isCancelled, !isCompleted else {
+      lock.unlock()
+      return
+    }
+    isCompleted = true
+    let finished = upstream
+    upstream = nil
+    lock.unlock()
+    withExtendedLifetime(finished) {}
     downstream.receive(completion: completion)
   }
 

@@ -15,6 +15,41 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   }
 }
 
+extension Publisher where Output: Publisher, Failure == Never {
+  /// `switchToLatest()` for an upstream that cannot fail and inner publishers that can: the
+  /// upstream takes the inner publishers' failure type.
+  @inlinable
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Output, Publishers.SetFailureType<Self, Output.Failure>
+    >
+  {
+    Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
+  }
+
+  /// `switchToLatest()` when neither the upstream nor the inner publishers can fail.
+  @inlinable
+  public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self>
+  where Output.Failure == Never {
+    Publishers.SwitchToLatest(upstream: self)
+  }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+  /// `switchToLatest()` for inner publishers that cannot fail: they take the upstream's failure
+  /// type.
+  @inlinable
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Publishers.SetFailureType<Output, Failure>,
+      Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    >
+  {
+    Publishers.SwitchToLatest(
+      upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
+  }
+}
+
 extension Publishers {
   /// A publisher of the values of the latest publisher its upstream sent.
   ///
@@ -49,7 +84,7 @@ internal struct SwitchToLatestState {
   @usableFromInline
   var upstream: (any Subscription)?
   @usableFromInline
-  var inners = InnerSlots()
+  var inners = InnerSlots(asksForAllUnused: true)
   @usableFromInline
   var currentID = 0
   @usableFromInline
@@ -118,6 +153,9 @@ internal struct SwitchToLatestState {
 internal final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>:
   RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
+  @usableFromInline
+  override var operatorName: String { "SwitchToLatest" }
+
   @usableFromInline
   typealias UpstreamOutput = Inner
   @usableFromInline

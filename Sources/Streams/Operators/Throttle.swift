@@ -1,16 +1,17 @@
 extension Publisher {
-  /// Publishes at most one value per `interval`: the first value at once, then, at the end of each
-  /// interval, the latest (or the first) value received during it.
+  /// Publishes at most one value per `interval`: the first value as soon as the scheduler runs,
+  /// then, at the end of each interval, the latest (or the first) value received during it.
   ///
-  /// Semantics:
-  /// - a value arriving while no interval is running is published at once and opens an interval;
-  /// - values arriving during an interval are held: with `latest: true` the most recent one, with
-  ///   `latest: false` the first one; at the end of the interval the held value is published and
-  ///   a new interval opens; if nothing is held, the throttle goes idle;
+  /// Semantics (as Combine's):
+  /// - a value arriving while nothing is held is held and its publication is scheduled: through
+  ///   `scheduler.schedule` when at least `interval` passed since the last publication (or none
+  ///   happened), otherwise at the last publication plus `interval`;
+  /// - values arriving while a value is held replace it with `latest: true` (so values sent in
+  ///   the same turn as the first replace it) and are dropped with `latest: false`;
   /// - the upstream is asked for unlimited values; a value due while the downstream has no demand
   ///   is dropped;
-  /// - on finish, a held value is published first, then the finish; on failure the held value is
-  ///   dropped and the failure delivered at once.
+  /// - on completion, finished or failed, the held value is published first, then the
+  ///   completion, both through `scheduler.schedule`.
   ///
   /// ```swift
   /// taps.throttle(for: .seconds(1), scheduler: DispatchQueue.main, latest: true)
@@ -68,61 +69,77 @@ extension Publishers {
   }
 }
 
-/// The state of a throttle: whether an interval runs and the value held for its end.
+/// The state of a throttle: the value held for publication, the time of the last publication,
+/// the completion waiting to follow the held value.
 @usableFromInline
-internal struct ThrottleState<Value> {
+internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
   @usableFromInline
   internal enum Action {
     case none
-    /// Publish the value and open a new interval.
-    case publish(Value)
+    /// Schedule the publication of the held value at this time (nil: as soon as possible).
+    case schedulePublication(at: Time?)
+    /// Schedule the delivery of the completion (after the held value, if any).
+    case scheduleCompletion
   }
 
   @usableFromInline
   let keepsLatest: Bool
   @usableFromInline
+  let interval: Time.Stride
+  @usableFromInline
   var upstream: (any Subscription)?
   @usableFromInline
-  var isIntervalRunning = false
-  @usableFromInline
   var held: Value?
+  @usableFromInline
+  var lastPublication: Time?
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
   @usableFromInline
   var isDone = false
 
   @inlinable
-  init(keepsLatest: Bool) {
+  init(keepsLatest: Bool, interval: Time.Stride) {
     self.keepsLatest = keepsLatest
+    self.interval = interval
   }
 
   @inlinable
-  mutating func received(_ value: Value) -> Action {
-    guard !isDone else { return .none }
-    if !isIntervalRunning {
-      isIntervalRunning = true
-      return .publish(value)
-    }
-    if keepsLatest || held == nil { held = value }
-    return .none
-  }
-
-  @inlinable
-  mutating func intervalEnded() -> Action {
-    guard !isDone else { return .none }
-    guard let value = held else {
-      isIntervalRunning = false
+  mutating func received(_ value: Value, now: Time) -> Action {
+    guard !isDone, completion == nil else { return .none }
+    guard held == nil else {
+      if keepsLatest { held = value }
       return .none
     }
-    held = nil
-    return .publish(value)
+    held = value
+    guard let last = lastPublication else { return .schedulePublication(at: nil) }
+    let due = last.advanced(by: interval)
+    return .schedulePublication(at: due > now ? due : nil)
   }
 
-  /// The value to publish before a finish.
+  /// The held value to publish now, if any; records the publication time.
   @inlinable
-  mutating func finish() -> Value? {
-    isDone = true
+  mutating func publicationDue(now: Time) -> Value? {
+    guard !isDone, let value = held else { return nil }
+    held = nil
+    lastPublication = now
+    return value
+  }
+
+  @inlinable
+  mutating func completed(_ completion: Subscribers.Completion<Failure>) -> Action {
+    guard !isDone, self.completion == nil else { return .none }
+    self.completion = completion
     upstream = nil
+    return .scheduleCompletion
+  }
+
+  /// The held value and the completion to deliver, once; ends the throttle.
+  @inlinable
+  mutating func completionDue() -> (value: Value?, completion: Subscribers.Completion<Failure>)? {
+    guard !isDone, let completion else { return nil }
+    isDone = true
     defer { held = nil }
-    return held
+    return (held, completion)
   }
 
   @inlinable
@@ -140,22 +157,22 @@ internal struct ThrottleState<Value> {
 internal final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
-  // Immutable configuration; `state` is protected by the inherited `lock`.
   @usableFromInline
-  let interval: Context.SchedulerTimeType.Stride
+  override var operatorName: String { "Throttle" }
+
+  // Immutable configuration; `state` is protected by the inherited `lock`.
   @usableFromInline
   let scheduler: Context
   @usableFromInline
-  var state: ThrottleState<Downstream.Input>
+  var state: ThrottleState<Downstream.Input, Context.SchedulerTimeType, Downstream.Failure>
 
   @inlinable
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
     latest: Bool
   ) {
-    self.interval = interval
     self.scheduler = scheduler
-    state = ThrottleState(keepsLatest: latest)
+    state = ThrottleState(keepsLatest: latest, interval: interval)
     super.init(downstream: downstream)
   }
 
@@ -170,48 +187,71 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
 
   @inlinable
   func upstream(_ index: Int, didSend value: Downstream.Input) {
+    let now = scheduler.now
     lock.lock()
-    let action = state.received(value)
-    perform(action)
-  }
-
-  @inlinable
-  func intervalEnded() {
-    lock.lock()
-    let action = state.intervalEnded()
-    perform(action)
-  }
-
-  /// Applies `action`; called with the lock held, returns with it released.
-  @inlinable
-  func perform(_ action: ThrottleState<Downstream.Input>.Action) {
-    guard case .publish(let value) = action else {
-      lock.unlock()
-      return
-    }
-    var dropped: Downstream.Input?
-    if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
+    let action = state.received(value, now: now)
     lock.unlock()
-    withExtendedLifetime(dropped) {}
-    scheduler.schedule(
-      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
-      options: nil
-    ) { [self] in
-      intervalEnded()
-    }
-    drain()
+    perform(action)
   }
 
   @inlinable
   func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    var dropped: Downstream.Input?
-    if case .finished = completion, let value = state.finish() {
-      if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
-    } else {
-      dropped = state.end().dropped
+    let action = state.completed(completion)
+    lock.unlock()
+    perform(action)
+  }
+
+  /// Schedules what `action` asks for. Called without the lock.
+  @inlinable
+  func perform(
+    _ action: ThrottleState<Downstream.Input, Context.SchedulerTimeType, Downstream.Failure>
+      .Action
+  ) {
+    switch action {
+    case .none:
+      return
+    case .schedulePublication(let due?):
+      scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: nil) {
+        [self] in publish()
+      }
+    case .schedulePublication(nil):
+      scheduler.schedule(options: nil) { [self] in publish() }
+    case .scheduleCompletion:
+      scheduler.schedule(options: nil) { [self] in complete() }
     }
-    outlet.finish(completion)
+  }
+
+  /// Publishes the held value, if the downstream has demand for it.
+  @inlinable
+  func publish() {
+    let now = scheduler.now
+    lock.lock()
+    guard let value = state.publicationDue(now: now) else {
+      lock.unlock()
+      return
+    }
+    guard outlet.unusedDemand > 0 else {
+      lock.unlock()
+      withExtendedLifetime(value) {}
+      return
+    }
+    emitAndUnlock(value)
+  }
+
+  /// Delivers the held value (with demand for it), then the completion.
+  @inlinable
+  func complete() {
+    lock.lock()
+    guard let (value, completion) = state.completionDue() else {
+      lock.unlock()
+      return
+    }
+    var dropped: Downstream.Input?
+    if let value {
+      if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
+    }
+    outlet.finishAfterWaitingValues(completion)
     lock.unlock()
     withExtendedLifetime(dropped) {}
     drain()

@@ -3,7 +3,9 @@ extension Publisher {
   ///
   /// The wait starts at subscription and restarts after every value. When it runs out, the
   /// upstream is cancelled and the downstream receives `customError()` as a failure, or a normal
-  /// finish when `customError` is `nil`. Demand passes through to the upstream.
+  /// finish when `customError` is `nil`. Demand passes through to the upstream. As with Combine,
+  /// values and the upstream's completion are delivered through `scheduler.schedule` (on the main
+  /// queue with `DispatchQueue.main`), not on the upstream's thread.
   ///
   /// ```swift
   /// request.timeout(.seconds(5), scheduler: DispatchQueue.main) { URLError(.timedOut) }
@@ -111,6 +113,9 @@ internal struct TimeoutState {
 internal final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Timeout" }
+
   // Immutable configuration; `state` is protected by the inherited `lock`.
   @usableFromInline
   let interval: Context.SchedulerTimeType.Stride
@@ -197,8 +202,14 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
     }
     lock.unlock()
     startWait()
-    lock.lock()
-    emitAndUnlock(value)
+    scheduler.schedule(options: options) { [self] in
+      lock.lock()
+      guard !isEnded else {
+        lock.unlock()
+        return
+      }
+      emitAndUnlock(value)
+    }
   }
 
   @inlinable
@@ -209,10 +220,14 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
       return
     }
     let upstream = state.end()
-    outlet.finish(completion)
     lock.unlock()
     withExtendedLifetime(upstream) {}
-    drain()
+    scheduler.schedule(options: options) { [self] in
+      lock.lock()
+      outlet.finish(completion)
+      lock.unlock()
+      drain()
+    }
   }
 
   @inlinable

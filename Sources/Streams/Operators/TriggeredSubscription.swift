@@ -77,6 +77,15 @@ internal final class TriggeredSubscription<Value, Other: Publisher, Downstream: 
   RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
 {
   @usableFromInline
+  override var operatorName: String {
+    switch lock.withLock({ state.kind }) {
+    case .prefixUntil: "PrefixUntilOutput"
+    case .dropUntil: "DropUntilOutput"
+    case .withLatest: "WithLatestFrom"
+    }
+  }
+
+  @usableFromInline
   typealias UpstreamOutput = Value
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure

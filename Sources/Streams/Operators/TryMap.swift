@@ -13,6 +13,22 @@ extension Publisher {
   }
 }
 
+extension Publishers.TryMap {
+  /// Fuses an error-throwing map and the map after it into one `TryMap`.
+  @inlinable
+  public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+    let first = transform
+    return Publishers.TryMap(upstream: upstream) { next(try first($0)) }
+  }
+
+  /// Fuses two consecutive error-throwing maps into one.
+  @inlinable
+  public func tryMap<T>(_ next: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+    let first = transform
+    return Publishers.TryMap(upstream: upstream) { try next(try first($0)) }
+  }
+}
+
 extension Publishers {
   /// A publisher that transforms every value of its upstream with an error-throwing closure.
   public struct TryMap<Upstream: Publisher, Output>: Publisher {
@@ -34,7 +50,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure>(transform: transform)
-      upstream.receive(subscriber: FilteringSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryMap"))
     }
   }
 }

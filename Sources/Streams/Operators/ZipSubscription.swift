@@ -78,6 +78,9 @@ internal final class ZipSubscription<Downstream: Subscriber>: RelaySubscription<
   UpstreamOwner, @unchecked Sendable
 {
   @usableFromInline
+  override var operatorName: String { "Zip" }
+
+  @usableFromInline
   typealias UpstreamOutput = Any
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure

@@ -73,6 +73,9 @@ extension Publishers {
 internal final class IntervalSubscription<Downstream: Subscriber, Context: Scheduler>:
   RelaySubscription<Downstream>, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType {
+  @usableFromInline
+  override var operatorName: String { "Interval" }
+
   // `scheduler` is immutable; `timer` is protected by the inherited `lock`.
   @usableFromInline
   let scheduler: Context

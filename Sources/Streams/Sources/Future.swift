@@ -98,6 +98,9 @@ internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
   Downstream.Input, Downstream.Failure
 >, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String { "Future" }
+
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: demand, subscriber (nil once done), future (nil once resolved), result.
   // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive.

@@ -15,7 +15,8 @@ public struct Just<Output>: Publisher {
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    subscriber.receive(subscription: SingleValueSubscription(subscriber, result: .success(output)))
+    subscriber.receive(
+      subscription: SingleValueSubscription(subscriber, result: .success(output), name: "Just"))
   }
 }
 
@@ -38,8 +39,17 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSub
   @exclusivity(unchecked) @usableFromInline var result:
     Result<Downstream.Input, Downstream.Failure>?
 
+  /// The publisher served: `"Just"`, `"Optional"` or `"Once"` (a `Result.Publisher`).
+  @usableFromInline let publisherName: String
+
+  @usableFromInline
+  override var operatorName: String { publisherName }
+
   @inlinable
-  init(_ downstream: Downstream, result: Result<Downstream.Input, Downstream.Failure>) {
+  init(
+    _ downstream: Downstream, result: Result<Downstream.Input, Downstream.Failure>, name: String
+  ) {
+    publisherName = name
     self.downstream = downstream
     self.result = result
     super.init(

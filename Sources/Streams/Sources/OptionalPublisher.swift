@@ -22,7 +22,8 @@ extension Optional {
         return
       }
       subscriber.receive(
-        subscription: SingleValueSubscription(subscriber, result: .success(output)))
+        subscription: SingleValueSubscription(
+          subscriber, result: .success(output), name: "Optional"))
     }
   }
 

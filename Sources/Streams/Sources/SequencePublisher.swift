@@ -57,6 +57,9 @@ extension Sequence {
 internal final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
   HandlerSubscription, @unchecked Sendable
 where Downstream.Input == Iterator.Element {
+  @usableFromInline
+  override var operatorName: String { "Sequence" }
+
   @usableFromInline let lock = StreamsLock()
   @usableFromInline let isCancelled = Atomic<Bool>(false)
   // Protected by `lock`: the subscriber, demand not yet taken by the delivering thread, whether a

@@ -1,7 +1,7 @@
 /// A subject that holds a current value and gives it to each new subscriber.
 ///
-/// A new subscriber receives the current value as soon as it requests demand, then every later
-/// value it has demand for. `value` can be read and written from any thread; writing it sends.
+/// A new subscriber receives the current value as soon as it requests demand (inside that
+/// `request`), then every later value it has demand for. `value` can be read and written from any thread; writing it sends.
 /// Subscribers are served in subscription order; calls into one subscriber never overlap.
 ///
 /// ```swift
@@ -24,14 +24,31 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   }
 
   /// The current value; setting it sends the new value to subscribers.
+  ///
+  /// After the subject completed, setting it still changes the current value (as with Combine),
+  /// though nothing is sent.
   @inlinable
   public var value: Output {
     get { core.withLock { current } }
-    set { send(newValue) }
+    set {
+      guard
+        let (conduits, sequence) = core.prepareSend({ sequence in
+          current = newValue
+          currentSequence = sequence
+        })
+      else {
+        core.withLock { current = newValue }
+        return
+      }
+      for conduit in conduits {
+        conduit.offer(newValue, sequence: sequence)
+      }
+    }
   }
 
   /// Makes `value` the current value and delivers it to every subscriber with demand, in
-  /// subscription order.
+  /// subscription order. After completion, `send` does nothing (setting ``value`` still changes
+  /// the current value).
   @inlinable
   public func send(_ value: Output) {
     guard
@@ -52,7 +69,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   }
 
   /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests
-  /// unlimited values from it.
+  /// unlimited values from it once a subscriber has asked for values, as Combine does. The
+  /// subject cancels the upstream subscriptions it holds when it goes away.
   @inlinable
   public func send(subscription: any Subscription) {
     core.accept(upstream: subscription)
@@ -68,6 +86,11 @@ extension CurrentValueSubject: SubjectConduitOwner {
   @usableFromInline
   func detach(_ conduit: ObjectIdentifier) {
     core.detach(conduit)
+  }
+
+  @usableFromInline
+  func downstreamDidDemand() {
+    core.downstreamDidDemand()
   }
 
   @usableFromInline

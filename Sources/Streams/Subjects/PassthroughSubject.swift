@@ -35,7 +35,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   }
 
   /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests
-  /// unlimited values from it.
+  /// unlimited values from it once a subscriber has asked for values, as Combine does. The
+  /// subject cancels the upstream subscriptions it holds when it goes away.
   @inlinable
   public func send(subscription: any Subscription) {
     core.accept(upstream: subscription)
@@ -51,6 +52,11 @@ extension PassthroughSubject: SubjectConduitOwner {
   @usableFromInline
   func detach(_ conduit: ObjectIdentifier) {
     core.detach(conduit)
+  }
+
+  @usableFromInline
+  func downstreamDidDemand() {
+    core.downstreamDidDemand()
   }
 
   @usableFromInline

@@ -1,9 +1,10 @@
-/// What a subject offers its conduits: removal on cancel and, for `CurrentValueSubject`, the
-/// current value with its send sequence number.
+/// What a subject offers its conduits: removal on cancel, the news that a subscriber asked for
+/// values and, for `CurrentValueSubject`, the current value with its send sequence number.
 @usableFromInline
 internal protocol SubjectConduitOwner<Output>: AnyObject, Sendable {
   associatedtype Output
   func detach(_ conduit: ObjectIdentifier)
+  func downstreamDidDemand()
   func currentValue() -> (value: Output, sequence: UInt64)?
 }
 
@@ -53,6 +54,14 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   Downstream.Input, Downstream.Failure
 >, @unchecked Sendable
 {
+  @usableFromInline
+  override var operatorName: String {
+    wantsCurrentValueAtStart ? "CurrentValueSubject" : "PassthroughSubject"
+  }
+
+  /// Whether the subject gives its current value (a `CurrentValueSubject`).
+  @usableFromInline let wantsCurrentValueAtStart: Bool
+
   @usableFromInline typealias Output = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
@@ -62,6 +71,10 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   // runtime check would cost two calls per access in the code inlined into client modules.
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
   @exclusivity(unchecked) @usableFromInline var isDelivering = true
+  /// Set while the subscriber is receiving its subscription; a current value it asks for then is
+  /// delivered inside its `request`, as Combine does.
+  @exclusivity(unchecked) @usableFromInline var isStarting = true
+  @exclusivity(unchecked) @usableFromInline var hasSignalledDemand = false
   @exclusivity(unchecked) @usableFromInline var wantsCurrentValue: Bool
   @exclusivity(unchecked) @usableFromInline var replayedSequence: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var queueHead = 0
@@ -75,6 +88,7 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     self.downstream = downstream
     self.owner = owner
     wantsCurrentValue = replaysCurrentValue
+    wantsCurrentValueAtStart = replaysCurrentValue
     super.init(
       offer: { conduit, value, sequence in
         unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)
@@ -101,6 +115,9 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     }
     lock.unlock()
     downstream.receive(subscription: self)
+    lock.lock()
+    isStarting = false
+    lock.unlock()
     drain(downstream, adding: .none)
   }
 
@@ -143,15 +160,29 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     downstream.receive(completion: completion)
   }
 
-  /// Adds demand and, on the first demand of a replaying subscription, delivers the current value.
+  /// Adds demand and, on the first demand of a replaying subscription, delivers the current value
+  /// (inside this call, even while the subscriber is still receiving its subscription). The first
+  /// demand then tells the subject, which asks its upstreams for values.
   @inlinable
   func add(_ newDemand: Subscribers.Demand) {
+    guard let owner = addAndReplay(newDemand) else { return }
+    owner.downstreamDidDemand()
+  }
+
+  /// The work of ``add(_:)`` before the subject is told; returns the subject on the first demand.
+  @inlinable
+  func addAndReplay(_ newDemand: Subscribers.Demand) -> (any SubjectConduitOwner<Output>)? {
     lock.lock()
     guard let downstream, newDemand > 0 else {
       lock.unlock()
-      return
+      return nil
     }
     demand += newDemand
+    var toSignal: (any SubjectConduitOwner<Output>)?
+    if !hasSignalledDemand {
+      hasSignalledDemand = true
+      toSignal = owner
+    }
     var replay: Output?
     if wantsCurrentValue, let owner {
       // Read under this lock (the owner never takes a conduit's lock while holding its own), so
@@ -165,16 +196,25 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     }
     guard let value = replay else {
       lock.unlock()
-      return
+      return toSignal
+    }
+    if isStarting {
+      lock.unlock()
+      let more = downstream.receive(value)
+      lock.lock()
+      if self.downstream != nil { demand += more }
+      lock.unlock()
+      return toSignal
     }
     if isDelivering {
       queue.append(value)
       lock.unlock()
-      return
+      return toSignal
     }
     isDelivering = true
     lock.unlock()
     drain(downstream, adding: downstream.receive(value))
+    return toSignal
   }
 
   @inlinable

@@ -9,16 +9,25 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the send sequence number, the conduits in subscription order, the
-  // upstream subscriptions received through `send(subscription:)`, the completion once sent.
+  // upstream subscriptions received through `send(subscription:)`, whether a subscriber has asked
+  // for values (from then on upstreams are asked for `.unlimited`), the completion once sent.
   // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
   // runtime check would cost two calls per access in the code inlined into client modules.
   @exclusivity(unchecked) @usableFromInline var sequence: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var conduits: [Conduit] = []
   @exclusivity(unchecked) @usableFromInline var upstreams: [any Subscription] = []
+  @exclusivity(unchecked) @usableFromInline var hasDownstreamDemand = false
   @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
 
   @inlinable
   init() {}
+
+  /// A subject that goes away cancels the upstream subscriptions it still holds.
+  deinit {
+    for upstream in upstreams {
+      upstream.cancel()
+    }
+  }
 
   /// Registers a conduit, or returns the completion if the subject already completed.
   @inlinable
@@ -70,8 +79,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     withExtendedLifetime(released) {}
   }
 
-  /// Keeps an upstream subscription and requests unlimited values from it; cancels it if the
-  /// subject already completed.
+  /// Keeps an upstream subscription and, once a subscriber has asked for values, requests
+  /// unlimited values from it; cancels it if the subject already completed.
   @inlinable
   func accept(upstream subscription: any Subscription) {
     lock.lock()
@@ -81,8 +90,27 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       return
     }
     upstreams.append(subscription)
+    let requestsNow = hasDownstreamDemand
     lock.unlock()
-    subscription.request(.unlimited)
+    if requestsNow {
+      subscription.request(.unlimited)
+    }
+  }
+
+  /// A subscriber asked for values: the first time, every upstream is asked for `.unlimited`.
+  @inlinable
+  func downstreamDidDemand() {
+    lock.lock()
+    guard !hasDownstreamDemand, completion == nil else {
+      lock.unlock()
+      return
+    }
+    hasDownstreamDemand = true
+    let requested = upstreams
+    lock.unlock()
+    for upstream in requested {
+      upstream.request(.unlimited)
+    }
   }
 
   /// Attaches `subscriber` through a new conduit, or gives it the completion at once if the subject

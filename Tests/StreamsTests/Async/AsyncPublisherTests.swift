@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -107,5 +108,124 @@ import Testing
       }
     }
     #expect(counter.count == 0)
+  }
+
+  @Test func twoTasksWaitingOnOneIteratorEachGetAValue() async {
+    let upstream = ManualPublisher<Int, Never>()
+    let iterator = upstream.values.makeAsyncIterator()
+    let first = Task {
+      var copy = iterator
+      return await copy.next()
+    }
+    let second = Task {
+      var copy = iterator
+      return await copy.next()
+    }
+    #expect(await eventually { upstream.requestedDemand == .max(2) })
+    upstream.send(1)
+    upstream.send(2)
+    let received = [await first.value, await second.value].compactMap { $0 }
+    #expect(received.sorted() == [1, 2])
+  }
+
+  @Test func finishResumesEveryWaitingNext() async {
+    let upstream = ManualPublisher<Int, Never>()
+    let iterator = upstream.values.makeAsyncIterator()
+    let waiting = (0..<3).map { _ in
+      Task {
+        var copy = iterator
+        return await copy.next()
+      }
+    }
+    #expect(await eventually { upstream.requestedDemand == .max(3) })
+    upstream.send(completion: .finished)
+    for task in waiting {
+      #expect(await task.value == nil)
+    }
+  }
+
+  @Test func failureResumesEveryWaitingNextWithTheError() async {
+    let upstream = ManualPublisher<Int, TestError>()
+    let iterator = upstream.values.makeAsyncIterator()
+    let waiting = (0..<2).map { _ in
+      Task {
+        var copy = iterator
+        return try await copy.next()
+      }
+    }
+    #expect(await eventually { upstream.requestedDemand == .max(2) })
+    upstream.send(completion: .failure(TestError(code: 5)))
+    for task in waiting {
+      await #expect(throws: TestError(code: 5)) { try await task.value }
+    }
+  }
+
+  @Test func cancellingOneWaitingTaskResumesEveryWaiter() async {
+    let upstream = ManualPublisher<Int, Never>()
+    let iterator = upstream.values.makeAsyncIterator()
+    let first = Task {
+      var copy = iterator
+      return await copy.next()
+    }
+    let second = Task {
+      var copy = iterator
+      return await copy.next()
+    }
+    #expect(await eventually { upstream.requestedDemand == .max(2) })
+    first.cancel()
+    #expect(await first.value == nil)
+    #expect(await second.value == nil)
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func demandAskedBeforeTheSubscriptionAccumulates() async {
+    let upstream = LateSubscriptionPublisher()
+    let iterator = upstream.values.makeAsyncIterator()
+    let waiting = (0..<3).map { _ in
+      Task {
+        var copy = iterator
+        return await copy.next()
+      }
+    }
+    await Task.yield()
+    upstream.attach()
+    #expect(await eventually { upstream.manual.requestedDemand == .max(3) })
+    for value in 1...3 { upstream.manual.send(value) }
+    var received: [Int] = []
+    for task in waiting {
+      if let value = await task.value { received.append(value) }
+    }
+    #expect(received.sorted() == [1, 2, 3])
+  }
+
+  @Test func aValueSentWithoutAWaitingNextIsNotDelivered() async {
+    let upstream = ManualPublisher<Int, Never>()
+    var iterator = upstream.values.makeAsyncIterator()
+    upstream.send(1)
+    async let next = iterator.next()
+    #expect(await eventually { upstream.requestedDemand == .max(1) })
+    upstream.send(2)
+    #expect(await next == 2)
+  }
+}
+
+/// A publisher that holds its subscriber until `attach()`, then hands it a subscription of
+/// `manual`.
+private final class LateSubscriptionPublisher: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let manual = ManualPublisher<Int, Never>()
+  private let lock = NSLock()
+  // Protected by `lock`: the subscriber waiting for `attach()`.
+  private var waiting: AnySubscriber<Int, Never>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    lock.withLock { waiting = AnySubscriber(subscriber) }
+  }
+
+  func attach() {
+    guard let subscriber = lock.withLock({ waiting }) else { return }
+    manual.subscribe(subscriber)
   }
 }

@@ -29,15 +29,35 @@ import Testing
     }
   }
 
-  @Test func customErrorFailsAndCancels() {
+  @Test func byRequestAsksUpstreamForUnlimitedAndBuffers() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    for value in 1...4 { subject.send(value) }
+    #expect(recorder.values == [1])
+    recorder.request(.max(5))
+    #expect(recorder.values == [1, 3, 4])
+
+    let upstream = ManualPublisher<Int, Never>()
+    upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest)
+      .subscribe(RecordingSubscriber<Int, Never>(initialDemand: .none))
+    #expect(upstream.requestedDemand == .unlimited)
+  }
+
+  @Test func customErrorDeliversBufferedValuesBeforeTheError() {
     let upstream = ManualPublisher<Int, TestFailure>()
     let recorder = RecordingSubscriber<Int, TestFailure>(initialDemand: .none)
-    upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .full })
+    upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .customError { .full })
       .subscribe(recorder)
-    upstream.send(1)
-    upstream.send(2)
-    #expect(recorder.completion == .failure(.full))
+    for value in 1...3 { upstream.send(value) }
     #expect(upstream.cancelCount == 1)
+    #expect(recorder.completion == nil)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == nil)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completion == .failure(.full))
   }
 
   @Test func finishWaitsForBufferedValues() {

@@ -40,4 +40,18 @@ import Testing
       } == true)
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func propertyListCodersAreTopLevelCoders() throws {
+    struct Point: Codable, Equatable {
+      let x: Int
+      let y: Int
+    }
+    let recorder = RecordingSubscriber<Point, any Error>()
+    [Point(x: 1, y: 2)].publisher
+      .encode(encoder: PropertyListEncoder())
+      .decode(type: Point.self, decoder: PropertyListDecoder())
+      .subscribe(recorder)
+    #expect(recorder.values == [Point(x: 1, y: 2)])
+    #expect(recorder.completion != nil)
+  }
 }

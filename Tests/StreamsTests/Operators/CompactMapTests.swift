@@ -37,4 +37,19 @@ import Testing
     #expect(recorder.ending == .failed("TestError(2)"))
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func compactMapThenCompactMapOrMapFuseIntoOneCompactMap() {
+    let upstream = ManualPublisher<String, Never>()
+    let twice: Publishers.CompactMap<ManualPublisher<String, Never>, Int> =
+      upstream.compactMap { Int($0) }.compactMap { $0 > 1 ? $0 * 10 : nil }
+    let mapped: Publishers.CompactMap<ManualPublisher<String, Never>, String> =
+      upstream.compactMap { Int($0) }.map { "#\($0)" }
+    let first = RecordingSubscriber<Int, Never>()
+    let second = RecordingSubscriber<String, Never>()
+    twice.subscribe(first)
+    mapped.subscribe(second)
+    for text in ["1", "x", "2"] { upstream.send(text) }
+    #expect(first.values == [20])
+    #expect(second.values == ["#1", "#2"])
+  }
 }

@@ -18,13 +18,15 @@ import Testing
     #expect(recorder.timedEvents.last?.time == 1_500_000_000)
   }
 
-  @Test func dropsPendingValueOnCompletion() {
+  @Test func dropsPendingValueAndSchedulesTheCompletion() {
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>()
     subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
     subject.send(1)
     subject.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    scheduler.advance()
     #expect(recorder.completion == .finished)
     scheduler.advance(by: .seconds(2))
     #expect(recorder.values.isEmpty)

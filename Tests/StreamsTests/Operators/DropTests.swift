@@ -12,13 +12,16 @@ import Testing
     }
   }
 
-  @Test func droppedValuesAreReplacedByUpstreamRequests() {
+  @Test func dropFirstAsksForTheDroppedValuesWithTheFirstRequest() {
     let upstream = ManualPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.dropFirst(2).subscribe(recorder)
-    #expect(upstream.send(1) == [.max(1)])
-    #expect(upstream.send(2) == [.max(1)])
+    #expect(upstream.demandLog == [.max(3)])
+    #expect(upstream.send(1) == [.none])
+    #expect(upstream.send(2) == [.none])
     #expect(upstream.send(3) == [.none])
     #expect(recorder.values == [3])
+    recorder.request(.max(2))
+    #expect(upstream.demandLog == [.max(3), .max(2)])
   }
 }

@@ -44,4 +44,19 @@ import Testing
     #expect(recorder.ending == .failed("TestError(3)"))
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func filterThenTryFilterFuseIntoOneTryFilter() {
+    let upstream = ManualPublisher<Int, Never>()
+    let fused: Publishers.TryFilter<ManualPublisher<Int, Never>> =
+      upstream.filter { $0 % 2 == 0 }.tryFilter { value in
+        guard value < 6 else { throw TestFailure.boom }
+        return value > 0
+      }
+    let recorder = RecordingSubscriber<Int, any Error>()
+    fused.subscribe(recorder)
+    for value in [1, 2, 3, 4, 6, 8] { upstream.send(value) }
+    #expect(recorder.values == [2, 4])
+    #expect(recorder.completion != nil)
+    #expect(upstream.cancelCount == 1)
+  }
 }

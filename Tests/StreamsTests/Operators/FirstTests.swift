@@ -23,6 +23,26 @@ import Testing
     }
   }
 
+  @Test func emptyUpstreamHoldsTheFinishUntilTheDownstreamAsks() {
+    func check<P: Publisher>(_ name: String, _ make: (PassthroughSubject<Int, Never>) -> P)
+    where P.Output == Int, P.Failure == Never {
+      let subject = PassthroughSubject<Int, Never>()
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+      make(subject).subscribe(recorder)
+      subject.send(completion: .finished)
+      #expect(recorder.completion == nil, "\(name) finished before any demand")
+      recorder.request(.max(1))
+      #expect(recorder.completion == .finished, "\(name) did not finish on demand")
+      #expect(recorder.values.isEmpty)
+    }
+    check("first") { $0.first() }
+    check("first(where:)") { $0.first { $0 > 0 } }
+    check("last") { $0.last() }
+    check("last(where:)") { $0.last { $0 > 0 } }
+    check("min") { $0.min() }
+    check("max") { $0.max() }
+  }
+
   @Test func firstKeepsItsValueUntilTheDownstreamAsks() {
     let upstream = ManualPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)

@@ -58,4 +58,30 @@ import Testing
     #expect(recorder.completion == .finished)
     #expect(recorder.violations.isEmpty)
   }
+
+  @Test func flatMapOverloadsWhereOneSideCannotFail() {
+    let failingInner:
+      Publishers.FlatMap<
+        Fail<Int, TestFailure>,
+        Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestFailure>
+      > = PassthroughSubject<Int, Never>().flatMap { _ in Fail<Int, TestFailure>(error: .boom) }
+    _ = failingInner
+
+    let upstream = PassthroughSubject<Int, TestFailure>()
+    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let neverFailingInner:
+      Publishers.FlatMap<
+        Publishers.SetFailureType<Just<Int>, TestFailure>, PassthroughSubject<Int, TestFailure>
+      > =
+        upstream.flatMap { Just($0 * 2) }
+    neverFailingInner.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    #expect(recorder.values == [2])
+    #expect(recorder.completion == .failure(.boom))
+
+    let neither: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> =
+      PassthroughSubject<Int, Never>().flatMap { Just($0) }
+    _ = neither
+  }
 }

@@ -36,4 +36,14 @@ import Testing
     #expect(cancels == 1)
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func receiveRequestReportsDemandReturnedFromAValue() {
+    let upstream = ManualPublisher<Int, Never>()
+    var requests: [Subscribers.Demand] = []
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+    upstream.handleEvents(receiveRequest: { requests.append($0) }).subscribe(recorder)
+    upstream.send(1)
+    #expect(requests == [.max(1), .max(2)])
+    #expect(upstream.demandLog == [.max(1)])
+  }
 }

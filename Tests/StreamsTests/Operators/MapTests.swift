@@ -27,4 +27,27 @@ import Testing
       upstream.map { token.keep($0 == 0 ? nil : $0) }.replaceNil(with: -1)
     }
   }
+
+  @Test func mapThenTryMapFuseIntoOneTryMap() {
+    let upstream = ManualPublisher<Int, Never>()
+    let fused: Publishers.TryMap<ManualPublisher<Int, Never>, String> =
+      upstream.map { $0 + 1 }.tryMap { value in
+        guard value < 3 else { throw TestFailure.boom }
+        return "\(value)"
+      }
+    let recorder = RecordingSubscriber<String, any Error>()
+    fused.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == ["2"])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func tryMapThenMapFuseIntoOneTryMap() {
+    let fused: Publishers.TryMap<Publishers.Sequence<[Int], Never>, Int> =
+      Publishers.Sequence(sequence: [1, 2]).tryMap { $0 * 2 }.map { $0 + 1 }
+    let recorder = RecordingSubscriber<Int, any Error>()
+    fused.subscribe(recorder)
+    #expect(recorder.values == [3, 5])
+  }
 }

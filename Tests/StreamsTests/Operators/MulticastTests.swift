@@ -180,3 +180,24 @@ final class Counter: @unchecked Sendable {
   func increment() { lock.withLock { count += 1 } }
   var value: Int { lock.withLock { count } }
 }
+
+@Suite struct AutoconnectTests {
+  @Test func subscribingAgainDuringConnectCausesASecondConnection() {
+    var connections = 0
+    let upstream = Deferred { () -> Just<Int> in
+      connections += 1
+      return Just(connections)
+    }
+    let shared = upstream.makeConnectable().autoconnect()
+    var received: [Int] = []
+    var cancellables: [AnyCancellable] = []
+    shared.sink(
+      receiveCompletion: { _ in
+        shared.sink { received.append($0) }.store(in: &cancellables)
+      },
+      receiveValue: { received.append($0) }
+    ).store(in: &cancellables)
+    #expect(connections == 2)
+    #expect(received == [1])
+  }
+}

@@ -33,6 +33,50 @@ import Testing
     cancellable.cancel()
   }
 
+  @Test func forwardsEveryValueItReceivedWithoutPolicingDemand() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, Never>()
+    var received: [Int] = []
+    upstream.receive(on: scheduler).subscribe(
+      AnySubscriber(
+        receiveSubscription: { $0.request(.max(1)) },
+        receiveValue: { value in
+          received.append(value)
+          return .none
+        }))
+    #expect(upstream.demandLog == [.max(1)])
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance()
+    #expect(received == [1, 2])
+  }
+
+  @Test func demandReturnedByADeliveredValueGoesUpstream() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(
+      initialDemand: .max(1), demandPerValue: .max(2))
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.demandLog == [.max(1)])
+    scheduler.advance()
+    #expect(upstream.demandLog == [.max(1), .max(2)])
+  }
+
+  @Test func deliversWhatWasScheduledBeforeACancel() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    recorder.cancel()
+    #expect(upstream.cancelCount == 1)
+    upstream.send(3)
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+  }
+
   @Test func subscribeOnSubscribesOnTheScheduler() {
     let scheduler = TestScheduler()
     let upstream = ManualPublisher<Int, Never>()

@@ -48,4 +48,30 @@ import Testing
     #expect(upstream.subscriptionCount == 2)
     #expect(upstream.demandLog == [.max(3), .max(2)])
   }
+
+  @Test func negativeRetryCountRetriesWithoutLimit() {
+    var attempts = 0
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Deferred { () -> AnyPublisher<Int, TestError> in
+      attempts += 1
+      if attempts < 50 {
+        return Fail(error: TestError(code: attempts)).eraseToAnyPublisher()
+      }
+      return Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
+    }.retry(-1).subscribe(recorder)
+    #expect(attempts == 50)
+    #expect(recorder.values == [7])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func manySynchronousFailuresRetryInALoopAndEndWithTheLastFailure() {
+    var attempts = 0
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Deferred { () -> Fail<Int, TestError> in
+      attempts += 1
+      return Fail(error: TestError(code: attempts))
+    }.retry(100_000).subscribe(recorder)
+    #expect(attempts == 100_001)
+    #expect(recorder.ending == .failed("TestError(100001)"))
+  }
 }

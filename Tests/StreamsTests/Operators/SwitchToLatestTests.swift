@@ -38,4 +38,47 @@ import Testing
     #expect(recorder.completion == .failure(.boom))
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func switchToLatestOverloadsWhereOneSideCannotFail() {
+    let outer = PassthroughSubject<PassthroughSubject<Int, TestFailure>, Never>()
+    let recorder = RecordingSubscriber<Int, TestFailure>()
+    outer.switchToLatest().subscribe(recorder)
+    let inner = PassthroughSubject<Int, TestFailure>()
+    outer.send(inner)
+    inner.send(1)
+    inner.send(completion: .failure(.boom))
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == .failure(.boom))
+
+    let failingOuter = PassthroughSubject<Just<Int>, TestFailure>()
+    let second = RecordingSubscriber<Int, TestFailure>()
+    failingOuter.switchToLatest().subscribe(second)
+    failingOuter.send(Just(4))
+    failingOuter.send(completion: .failure(.boom))
+    #expect(second.values == [4])
+    #expect(second.completion == .failure(.boom))
+
+    let neither = PassthroughSubject<Just<Int>, Never>()
+    let third = RecordingSubscriber<Int, Never>()
+    neither.switchToLatest().subscribe(third)
+    neither.send(Just(5))
+    #expect(third.values == [5])
+  }
+
+  @Test func forwardsTheOutstandingDemandToTheInner() {
+    let upstream = PassthroughSubject<ManualPublisher<Int, Never>, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
+    upstream.switchToLatest().subscribe(recorder)
+    let first = ManualPublisher<Int, Never>()
+    upstream.send(first)
+    #expect(first.demandLog == [.max(5)])
+    first.send(1)
+    first.send(2)
+    recorder.request(.max(3))
+    #expect(first.demandLog == [.max(5), .max(3)])
+    let second = ManualPublisher<Int, Never>()
+    upstream.send(second)
+    #expect(second.demandLog == [.max(6)])
+    #expect(recorder.values == [1, 2])
+  }
 }

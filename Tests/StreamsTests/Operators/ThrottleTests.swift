@@ -34,28 +34,48 @@ import Testing
     #expect(events.map(\.1) == [0, 1_000, 2_400])
   }
 
+  @Test func firstValueIsScheduledAndReplacedByLaterValuesOfTheSameTurn() {
+    for (latest, expected) in [(true, [3]), (false, [1])] {
+      let scheduler = TestScheduler()
+      let subject = PassthroughSubject<Int, Never>()
+      let recorder = RecordingSubscriber<Int, Never>()
+      subject.throttle(for: .seconds(1), scheduler: scheduler, latest: latest).subscribe(recorder)
+      for value in 1...3 { subject.send(value) }
+      #expect(recorder.values.isEmpty)
+      scheduler.advance()
+      #expect(recorder.values == expected)
+    }
+  }
+
   @Test func finishPublishesHeldValueFirst() {
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>()
     subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
     subject.send(1)
+    scheduler.advance()
     subject.send(2)
     subject.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    scheduler.advance()
     #expect(recorder.values == [1, 2])
     #expect(recorder.completion == .finished)
   }
 
-  @Test func failureDropsHeldValue() {
+  @Test func failureDeliversTheHeldValueThenTheFailure() {
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<Int, TestFailure>()
     let recorder = RecordingSubscriber<Int, TestFailure>()
     subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
     subject.send(1)
+    scheduler.advance()
     subject.send(2)
     subject.send(completion: .failure(.boom))
-    #expect(recorder.values == [1])
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
     #expect(recorder.completion == .failure(.boom))
+    scheduler.advance(by: .seconds(2))
+    #expect(recorder.values == [1, 2])
   }
 
   @Test func valueWithoutDemandIsDropped() {
@@ -64,6 +84,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
     subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
     subject.send(1)
+    scheduler.advance()
     subject.send(2)
     scheduler.advance(by: .seconds(1))
     recorder.request(.max(1))

@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -37,5 +38,37 @@ import Testing
     scheduler.advance(by: .seconds(2))
     #expect(recorder.completion == .finished)
     #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func deliversValuesAndCompletionThroughTheScheduler() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.completion == nil)
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func deliversOnTheSchedulersQueue() {
+    let queue = DispatchQueue(label: "timeout")
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 3)
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox()
+    let cancellable = (1...3).publisher.timeout(.seconds(30), scheduler: queue).sink(
+      receiveCompletion: { _ in
+        box.append(0, onQueue: DispatchQueue.getSpecific(key: key) == 3)
+        done.signal()
+      },
+      receiveValue: { box.append($0, onQueue: DispatchQueue.getSpecific(key: key) == 3) })
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    #expect(box.values == [1, 2, 3, 0])
+    #expect(box.allOnQueue)
+    cancellable.cancel()
   }
 }

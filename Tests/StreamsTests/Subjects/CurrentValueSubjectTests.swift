@@ -74,4 +74,33 @@ import Testing
     #expect(subscriber.values == [5])
     #expect(subscriber.completions == 0)
   }
+
+  @Test func valueStillUpdatesAfterCompletion() {
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.subscribe(recorder)
+    subject.send(completion: .finished)
+    subject.value = 5
+    #expect(subject.value == 5)
+    subject.send(6)
+    #expect(subject.value == 5)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func currentValueIsDeliveredInsideTheSubscribersRequest() {
+    let subject = CurrentValueSubject<Int, Never>(7)
+    var log: [String] = []
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        log.append("request")
+        subscription.request(.max(1))
+        log.append("requested")
+      },
+      receiveValue: { value in
+        log.append("value \(value)")
+        return .none
+      })
+    subject.subscribe(subscriber)
+    #expect(log == ["request", "value 7", "requested"])
+  }
 }

@@ -5,7 +5,8 @@ internal enum FilterStep<Output, Failure: Error> {
   case emit(Output)
   /// Drop the value and ask the upstream for one more in its place.
   case drop
-  /// Keep the value without asking for another (the operator buffers it).
+  /// Keep the value without asking for another (the operator buffers it, or its place was
+  /// requested in advance).
   case absorb
   /// Deliver the value, then cancel the upstream and finish.
   case emitAndFinish(Output)
@@ -37,6 +38,9 @@ internal protocol FilterLogic {
   /// How many upstream values one downstream value takes (`collect(_:)`); 1 otherwise.
   var demandMultiplier: Int { get }
 
+  /// Upstream values asked for in advance with the first request (`dropFirst(_:)`); 0 otherwise.
+  var demandAheadOfFirstRequest: Int { get }
+
   /// The downstream failure for an upstream failure.
   func failure(_ error: UpstreamFailure) -> Failure
 }
@@ -50,6 +54,9 @@ extension FilterLogic {
 
   @inlinable
   var demandMultiplier: Int { 1 }
+
+  @inlinable
+  var demandAheadOfFirstRequest: Int { 0 }
 }
 
 extension FilterLogic where UpstreamFailure == Failure {
@@ -65,7 +72,7 @@ extension FilterLogic where UpstreamFailure == Failure {
 /// the logic and the downstream are called with the lock released.
 @usableFromInline
 internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, @unchecked Sendable
+  Subscription, OperatorNamed, @unchecked Sendable
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
@@ -78,18 +85,25 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   }
 
   @usableFromInline let lock = StreamsLock()
-  // Protected by `lock`: the lifecycle status (with the upstream subscription) and the downstream,
-  // released once terminated. `logic` is only touched by the upstream's serialised calls.
+  // Protected by `lock`: the lifecycle status (with the upstream subscription), the downstream,
+  // released once terminated, and the demand still to add to the first request. `logic` is only
+  // touched by the upstream's serialised calls.
   @usableFromInline var status = Status.awaitingSubscription
   @usableFromInline var downstream: Downstream?
+  @usableFromInline var demandAhead: Int
   @usableFromInline var logic: Logic
   @usableFromInline let demandMultiplier: Int
 
+  /// The operator this subscription serves, for ``OperatorNamed``.
+  @usableFromInline let operatorName: String
+
   @inlinable
-  init(logic: Logic, downstream: Downstream) {
+  init(logic: Logic, downstream: Downstream, name: String) {
+    operatorName = name
     self.logic = logic
     self.downstream = downstream
     demandMultiplier = logic.demandMultiplier
+    demandAhead = logic.demandAheadOfFirstRequest
   }
 
   @inlinable
@@ -159,12 +173,14 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard case .subscribed(let upstream) = status else {
+    guard case .subscribed(let upstream) = status, demand > 0 else {
       lock.unlock()
       return
     }
+    let ahead = demandAhead
+    demandAhead = 0
     lock.unlock()
-    upstream.request(demand * demandMultiplier)
+    upstream.request(demand * demandMultiplier + ahead)
   }
 
   @inlinable

@@ -30,7 +30,7 @@ internal struct EventHooks<Output, Failure: Error> {
 /// reported and forwarded once. Hooks run with the lock released.
 @usableFromInline
 internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
-  @unchecked Sendable
+  OperatorNamed, @unchecked Sendable
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
@@ -42,8 +42,14 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Su
   @usableFromInline var upstream: (any Subscription)?
   @usableFromInline var hasSubscription = false
 
+  /// The operator served: `"HandleEvents"`, `"Print"` or `"Breakpoint"`.
+  @usableFromInline let operatorName: String
+
   @inlinable
-  init(downstream: Downstream, hooks: EventHooks<Downstream.Input, Downstream.Failure>) {
+  init(
+    downstream: Downstream, hooks: EventHooks<Downstream.Input, Downstream.Failure>, name: String
+  ) {
+    operatorName = name
     self.downstream = downstream
     self.hooks = hooks
   }

@@ -38,11 +38,13 @@ extension ReduceLogic where UpstreamFailure == Failure {
 /// `first`, `last`, `min`, `max`, `contains`, `allSatisfy`, ...).
 ///
 /// It requests unlimited values from the upstream and delivers its single result, then
-/// `.finished`, once the result is known and the downstream has asked for at least one value. The
-/// result is delivered by whichever thread completes that condition, exactly once.
+/// `.finished`, once the result is known and the downstream has asked for at least one value. An
+/// upstream that ends without a result (`first`, `last`, `min`, `max` on an empty upstream) gives
+/// `.finished` alone, also held until the downstream has asked, as Combine does. The result is
+/// delivered by whichever thread completes that condition, exactly once.
 @usableFromInline
 internal final class ReducingSubscriber<Logic: ReduceLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, @unchecked Sendable
+  Subscription, OperatorNamed, @unchecked Sendable
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
@@ -51,7 +53,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   enum Status {
     case awaitingSubscription
     case reducing(any Subscription)
-    case awaitingDemand(Logic.Output)
+    /// The result is known (nil: finish without a value); the downstream has not asked yet.
+    case awaitingDemand(Logic.Output?)
     case delivering
     case terminated
   }
@@ -65,8 +68,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline var hasDemand = false
   @usableFromInline var logic: Logic
 
+  /// The operator this subscription serves, for ``OperatorNamed``.
+  @usableFromInline let operatorName: String
+
   @inlinable
-  init(logic: Logic, downstream: Downstream) {
+  init(logic: Logic, downstream: Downstream, name: String) {
+    operatorName = name
     self.logic = logic
     self.downstream = downstream
   }
@@ -124,10 +131,16 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     guard demand > 0 else { return }
     lock.lock()
     switch status {
-    case .awaitingDemand(let result):
+    case .awaitingDemand(let result?):
       status = .delivering
       lock.unlock()
       finish(delivering: result)
+    case .awaitingDemand(nil):
+      status = .terminated
+      let downstream = self.downstream
+      self.downstream = nil
+      lock.unlock()
+      downstream?.receive(completion: .finished)
     case .awaitingSubscription, .reducing:
       hasDemand = true
       lock.unlock()
@@ -156,7 +169,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     withExtendedLifetime((downstream, previous)) {}
   }
 
-  /// Delivers the result now if the downstream asked for a value, or keeps it until it does.
+  /// Delivers the result (or, with none, the finish) now if the downstream asked for a value, or
+  /// keeps it until it does.
   @inlinable
   func deliver(_ result: Logic.Output?, cancellingUpstream: Bool) {
     lock.lock()
@@ -164,7 +178,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       lock.unlock()
       return
     }
-    if let result, !hasDemand {
+    if !hasDemand {
       status = .awaitingDemand(result)
       lock.unlock()
       if cancellingUpstream {
@@ -264,13 +278,13 @@ extension Publisher {
   /// Subscribes a ``ReducingSubscriber`` running a ``FoldLogic`` built from these closures.
   @inlinable
   internal func fold<State, Result, NewFailure: Error, Downstream: Subscriber>(
-    into downstream: Downstream, state: State,
+    into downstream: Downstream, named name: String, state: State,
     step: @escaping (inout State, Output) -> ReduceStep<NewFailure>,
     result: @escaping (State) -> Result?, convert: @escaping (Failure) -> NewFailure
   ) where Downstream.Input == Result, Downstream.Failure == NewFailure {
     let logic = FoldLogic<Output, State, Result, Failure, NewFailure>(
       state: state, step: step, result: result, convert: convert)
-    subscribe(ReducingSubscriber(logic: logic, downstream: downstream))
+    subscribe(ReducingSubscriber(logic: logic, downstream: downstream, name: name))
   }
 }
 

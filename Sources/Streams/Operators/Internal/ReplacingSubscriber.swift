@@ -6,7 +6,7 @@
 /// for the next request. The lock guards state only and is released before calling out.
 @usableFromInline
 internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, Subscription, @unchecked Sendable
+  Subscriber, Subscription, OperatorNamed, @unchecked Sendable
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = UpstreamFailure
@@ -34,6 +34,9 @@ internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Sub
   /// - Parameters:
   ///   - replacesEmpty: whether a `.finished` without any value is replaced.
   ///   - convert: the downstream failure for an upstream one; nil replaces the failure.
+  @usableFromInline
+  var operatorName: String { replacesEmpty ? "ReplaceEmpty" : "ReplaceError" }
+
   @inlinable
   init(
     downstream: Downstream, replacement: Downstream.Input, replacesEmpty: Bool,

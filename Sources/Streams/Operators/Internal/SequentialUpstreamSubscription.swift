@@ -6,7 +6,7 @@
 /// so they never overlap; the lock only guards state and is released before calling out.
 @usableFromInline
 internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Subscription,
-  @unchecked Sendable
+  OperatorNamed, @unchecked Sendable
 {
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the downstream (nil once terminated), the current upstream (nil between
@@ -15,8 +15,12 @@ internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Sub
   @usableFromInline var upstream: (any Subscription)?
   @usableFromInline var demand = Subscribers.Demand.none
 
+  /// The operator this subscription serves, for ``OperatorNamed``.
+  @usableFromInline let operatorName: String
+
   @inlinable
-  init(downstream: Downstream) {
+  init(downstream: Downstream, name: String) {
+    operatorName = name
     self.downstream = downstream
   }
 
