@@ -238,3 +238,38 @@ extension JSONObject: Equatable {
     return true
   }
 }
+
+extension JSONObject {
+  /// Sorts pairs by key order (stably), keeping only the last pair of each key.
+  static func sortKeepingLast(_ sorted: inout [JSONObject.Element]) {
+    guard sorted.count > 1 else { return }
+    if sorted.count <= 32 {
+      // Stable insertion sort, in place: few keys, no extra allocation.
+      for position in 1..<sorted.count {
+        let pair = sorted[position]
+        var target = position
+        while target > 0, WebcomKey.order(sorted[target - 1].key, pair.key) > 0 {
+          sorted[target] = sorted[target - 1]
+          target -= 1
+        }
+        sorted[target] = pair
+      }
+    } else {
+      let pairs = sorted
+      sorted = pairs.indices.sorted {
+        let keyOrder = WebcomKey.order(pairs[$0].key, pairs[$1].key)
+        return keyOrder != 0 ? keyOrder < 0 : $0 < $1
+      }.map { pairs[$0] }
+    }
+    var kept = 0
+    for position in sorted.indices {
+      if kept > 0, sorted[kept - 1].key == sorted[position].key {
+        sorted[kept - 1] = sorted[position]
+      } else {
+        sorted[kept] = sorted[position]
+        kept += 1
+      }
+    }
+    sorted.removeLast(sorted.count - kept)
+  }
+}
