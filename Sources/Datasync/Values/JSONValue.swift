@@ -143,12 +143,15 @@ extension JSONValue {
     }
   }
 
-  /// The elements of an object that stores an array: every key is a canonical non-negative
-  /// integer (`"0"`, `"1"`, … without leading zeros) and the largest index is less than twice
-  /// the number of elements. Missing indices are null. `nil` for other values.
+  /// The elements of an object that stores an array, as hosted realtime databases detect
+  /// arrays: every key is a canonical non-negative integer (`"0"`, `"1"`, … without leading
+  /// zeros) and more than half of the slots from 0 to the largest index hold a value
+  /// (`2 × count > largest index + 1`). Missing indices are null. `nil` for other values, so
+  /// `{"1": "a"}` and `{"0": "a", "3": "d"}` are objects while `{"0": "a", "2": "c"}` is the
+  /// array `["a", null, "c"]`.
   var arrayElements: [JSONValue]? {
     guard case .object(let object) = self, let last = object.last,
-      let lastIndex = last.key.canonicalIndex, lastIndex / 2 < object.count
+      let lastIndex = last.key.canonicalIndex, 2 * object.count > lastIndex + 1
     else { return nil }
     var elements = [JSONValue](repeating: .null, count: lastIndex + 1)
     for (key, value) in object {

@@ -72,9 +72,29 @@ import Testing
     #expect(try Self.parse("{\"01\":\"b\",\"0\":\"a\"}").arrayElements == nil)
     #expect(try Self.parse("{\"-1\":\"b\",\"0\":\"a\"}").arrayElements == nil)
     #expect(try Self.parse("{\"0\":\"a\",\"x\":\"b\"}").arrayElements == nil)
-    #expect(try Self.parse("{\"0\":\"a\",\"3\":\"b\"}").arrayElements?.count == 4)
+    #expect(try Self.parse("{\"0\":\"a\",\"2\":\"b\"}").arrayElements?.count == 3)
     #expect(try Self.parse("{\"0\":\"a\",\"4\":\"b\"}").arrayElements == nil)
     #expect(try Self.parse("{\"7\":\"a\"}").jsonString == "{\"7\":\"a\"}")
+  }
+
+  /// An object keyed by indices is an array only when more than half of the slots from 0 to the
+  /// largest index hold a value.
+  @Test(arguments: [
+    (#"{"1":"a"}"#, #"{"1":"a"}"#),
+    (#"{"0":"a","3":"d"}"#, #"{"0":"a","3":"d"}"#),
+    (#"{"0":"a"}"#, #"["a"]"#),
+    (#"{"0":"a","2":"c"}"#, #"["a",null,"c"]"#),
+    (#"{"1":"b","2":"c"}"#, #"[null,"b","c"]"#),
+    (#"{"0":"a","1":"b","5":"f"}"#, #"{"0":"a","1":"b","5":"f"}"#),
+    (#"{"0":"a","1":"b","2":"c","6":"g"}"#, #"["a","b","c",null,null,null,"g"]"#),
+    (#"{"2147483647":"x"}"#, #"{"2147483647":"x"}"#),
+    (#"{"0":"a","1":"b","2147483648":"c"}"#, #"{"0":"a","1":"b","2147483648":"c"}"#),
+  ])
+  func arrayDetectionNeedsMoreThanHalfOfTheSlots(stored: String, read: String) throws {
+    #expect(try Self.parse(stored).jsonString == read)
+    #expect(
+      DatasyncValue(try Self.parse(stored)).asArray() == nil ? read.first == "{" : read.first == "["
+    )
   }
 
   @Test func keysAreValidatedNamingTheCulprit() throws {
