@@ -68,14 +68,22 @@ struct ValueEncoderObjectWriter {
         "the value at \(ValueEncoderPath.place(path, name)) cannot be stored: it is nested "
           + "deeper than \(JSONValue.maximumDepth) levels")
     }
-    if object.validatesKeys, name != JSONValue.serverValueKey.value,
-      let reason = WebcomKey.invalidityReason(of: name.utf8)
-    {
+    if object.validatesKeys, let reason = Self.invalidityReason(of: name) {
       throw WebcomError(
         .invalidKey,
         "the value at \(ValueEncoderPath.place(path, name)) cannot be stored: the key "
           + "\(WebcomKey.quoted(name)) is invalid: \(reason)")
     }
     return WebcomKey(name)
+  }
+
+  /// Why a member name cannot be a key (`.sv` passes here: its object is checked when
+  /// finished).
+  private static func invalidityReason(of name: String) -> String? {
+    let reason =
+      name.utf8.withContiguousStorageIfAvailable(WebcomKey.invalidityReason)
+      ?? WebcomKey.invalidityReason(of: name.utf8)
+    guard let reason, name != JSONValue.serverValueKey.value else { return nil }
+    return reason
   }
 }

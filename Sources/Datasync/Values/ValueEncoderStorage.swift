@@ -38,27 +38,31 @@ enum EncodedDeferredValue {
 
 /// The members written into a keyed container, in writing order; finished once, into a sorted
 /// and normalised object.
+///
+/// An encoding runs on one thread and no access to the state below overlaps another (none calls
+/// out), so the state opts out of dynamic exclusivity checks, which cost as much as the writes.
 final class EncodedObject {
   /// Where the object is, for messages.
   let path: ValueEncoderPath?
   /// Whether keys are validated as they are written (not for the members of a merge, which
   /// may be paths).
   let validatesKeys: Bool
-  private var elements: [JSONObject.Element] = []
-  private var deferred: [(index: Int, value: EncodedDeferredValue)] = []
-  private var isSorted = true
-  private var mayHoldNull = false
-  private var hasServerValueKey = false
+  @exclusivity(unchecked) private var elements: [JSONObject.Element] = []
+  @exclusivity(unchecked) private var deferred: [(index: Int, value: EncodedDeferredValue)] = []
+  @exclusivity(unchecked) private var isSorted = true
+  @exclusivity(unchecked) private var mayHoldNull = false
+  @exclusivity(unchecked) private var hasServerValueKey = false
 
   init(path: ValueEncoderPath?, validatesKeys: Bool) {
     self.path = path
     self.validatesKeys = validatesKeys
+    elements.reserveCapacity(8)
   }
 
   func append(_ key: WebcomKey, _ value: JSONValue) {
-    if isSorted, let last = elements.last, !(last.key < key) { isSorted = false }
+    if isSorted, !elements.isEmpty, !(elements[elements.count - 1].key < key) { isSorted = false }
     if value.isNull { mayHoldNull = true }
-    if key == JSONValue.serverValueKey { hasServerValueKey = true }
+    if key.utf8Count == 3, key == JSONValue.serverValueKey { hasServerValueKey = true }
     elements.append((key, value))
   }
 
@@ -101,9 +105,11 @@ final class EncodedObject {
 
 /// The elements written into an unkeyed container; finished once, into an object keyed `"0"`,
 /// `"1"`, … without its null elements.
+///
+/// Its state opts out of dynamic exclusivity checks, as ``EncodedObject``'s does.
 final class EncodedArray {
-  private var elements: [JSONValue] = []
-  private var deferred: [(index: Int, value: EncodedDeferredValue)] = []
+  @exclusivity(unchecked) private var elements: [JSONValue] = []
+  @exclusivity(unchecked) private var deferred: [(index: Int, value: EncodedDeferredValue)] = []
 
   /// The number of elements written.
   var count: Int { elements.count }

@@ -41,8 +41,9 @@ final class ValueEncoding: Encoder {
   let nesting: Int
   /// Whether this is the top level of a merge: its members keep their keys as written.
   let keepsMembers: Bool
-  /// What has been encoded.
-  var storage = ValueEncoderStorage.empty
+  /// What has been encoded. No access overlaps another (none calls out) and an encoding runs on
+  /// one thread, so it opts out of dynamic exclusivity checks.
+  @exclusivity(unchecked) var storage = ValueEncoderStorage.empty
 
   init(
     session: ValueEncodingSession, path: ValueEncoderPath?, nesting: Int = 0,
@@ -158,6 +159,14 @@ final class ValueEncoding: Encoder {
     if let direct = try directValue(of: value, place: { ValueEncoderPath.place(parent, name()) }) {
       return .value(direct)
     }
+    if let elements = try directElements(
+      of: value, depth: (parent?.depth ?? 0) + 1,
+      {
+        ValueEncoderPath.place(ValueEncoderPath(parent: parent, name: name(), key: key()), "0")
+      })
+    {
+      return .value(elements)
+    }
     let child = ValueEncoding(
       session: session, path: ValueEncoderPath(parent: parent, name: name(), key: key()),
       nesting: nesting + 1, keepsMembers: false)
@@ -233,6 +242,46 @@ final class ValueEncoding: Encoder {
     if T.self == Int128.self { return Self.number(value as! Int128) }
     if T.self == UInt128.self { return Self.number(value as! UInt128) }
     return nil
+  }
+
+  /// The value model of the arrays of scalars that apps encode most, built without running
+  /// their `encode(to:)`; nil for other values.
+  ///
+  /// - Parameters:
+  ///   - depth: The depth of the array (its elements are one level deeper).
+  ///   - firstElementPlace: Where the first element is, for messages.
+  private func directElements<T: Encodable>(
+    of value: T, depth: Int, _ firstElementPlace: () -> String
+  ) throws(WebcomError) -> JSONValue? {
+    if T.self == [String].self {
+      return try Self.object(of: value as! [String], depth, firstElementPlace) { .string($0) }
+    }
+    if T.self == [Int].self {
+      return try Self.object(of: value as! [Int], depth, firstElementPlace) { .int(Int64($0)) }
+    }
+    if T.self == [Bool].self {
+      return try Self.object(of: value as! [Bool], depth, firstElementPlace) { .bool($0) }
+    }
+    return nil
+  }
+
+  private static func object<Element>(
+    of elements: [Element], _ depth: Int, _ firstElementPlace: () -> String,
+    _ value: (Element) -> JSONValue
+  ) throws(WebcomError) -> JSONValue {
+    guard !elements.isEmpty else { return .null }
+    guard depth < JSONValue.maximumDepth else {
+      throw WebcomError(
+        .invalidValue,
+        "the value at \(firstElementPlace()) cannot be stored: it is nested deeper than "
+          + "\(JSONValue.maximumDepth) levels")
+    }
+    var pairs: [JSONObject.Element] = []
+    pairs.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      pairs.append((EncodedArray.key(of: index), value(element)))
+    }
+    return .object(JSONObject(sortedUniqueNonNullPairs: pairs))
   }
 
   private func dateValue(_ date: Date, place: () -> String) throws -> JSONValue? {

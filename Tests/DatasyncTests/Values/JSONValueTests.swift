@@ -219,6 +219,25 @@ import Testing
     #expect(try Self.parse("{\"a\":1,\"a\":null}") == .null)
   }
 
+  @Test func sortingPairsKeepsTheLastOfEachKeyInKeyOrder() {
+    var generator = SplitMixGenerator(seed: 5)
+    for count in [2, 3, 10, 32, 33, 100] {
+      for _ in 0..<50 {
+        let names = (0..<count).map { _ in
+          String(Int.random(in: 0..<(count + count / 2), using: &generator)) + "k"
+        }
+        var pairs = names.enumerated().map {
+          (key: WebcomKey($0.element), value: JSONValue.int(Int64($0.offset)))
+        }
+        JSONObject.sortKeepingLast(&pairs)
+        var last: [String: Int64] = [:]
+        for (position, name) in names.enumerated() { last[name] = Int64(position) }
+        #expect(pairs.map(\.key) == last.keys.map { WebcomKey($0) }.sorted())
+        #expect(pairs.allSatisfy { last[$0.key.value].map(JSONValue.int) == $0.value })
+      }
+    }
+  }
+
   @Test func writingThenParsingGivesTheSameValue() throws {
     var generator = SplitMixGenerator(seed: 99)
     func randomValue(depth: Int) -> JSONValue {

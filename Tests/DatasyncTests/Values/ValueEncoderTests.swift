@@ -421,6 +421,32 @@ import Testing
     #expect(try ValueEncoder(configuration: JSONEncoder()).encode(NestedArray(depth: 32)) != .null)
   }
 
+  /// Arrays of scalars `levels` objects deep.
+  struct NestedScalars: Encodable {
+    let levels: Int
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: NameKey.self)
+      if levels > 0 {
+        try container.encode(NestedScalars(levels: levels - 1), forKey: NameKey("k"))
+      } else {
+        try container.encode(["a", "b"], forKey: NameKey("strings"))
+        try container.encode([1, 2], forKey: NameKey("ints"))
+        try container.encode([true], forKey: NameKey("bools"))
+        try container.encode([String](), forKey: NameKey("none"))
+      }
+    }
+  }
+
+  @Test func arraysOfScalarsCountAsALevel() {
+    Self.expectSame(NestedScalars(levels: 30))
+    Self.expectSame(NestedScalars(levels: 31))
+    guard case .failure(let error) = Self.direct(NestedScalars(levels: 31), JSONEncoder()) else {
+      Issue.record("encoded")
+      return
+    }
+    #expect(error.message.contains("/k/strings/0\""), "\(error.message)")
+  }
+
   /// An array nested `depth` levels deep holding 1.
   struct NestedArray: Encodable {
     let depth: Int
