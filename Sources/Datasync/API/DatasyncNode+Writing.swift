@@ -8,7 +8,8 @@ extension DatasyncNode {
   /// - Parameters:
   ///   - time: `.now`, or a disconnection of this client (see ``set(_:at:queue:then:)``).
   ///   - queue: The queue `then` is called on.
-  ///   - then: Called when the back end has applied (or registered) the write, or with its error.
+  ///   - then: Called when the back end has applied (or registered) the write, or with its error
+  ///     (`invalidPath` for a node past the limits of paths, see ``createChild()``).
   public func clear(
     at time: DatasyncTime = .now, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
@@ -32,9 +33,11 @@ extension DatasyncNode {
   ///   - value: The new value.
   ///   - time: When the back end applies the write.
   ///   - queue: The queue `then` is called on.
-  ///   - then: Receives the outcome; errors: `encodingFailed`, `invalidValue` (NaN, infinity),
-  ///     `invalidKey` (a forbidden character in a key), or the back end's rejection. On error
-  ///     nothing is written.
+  ///   - then: Receives the outcome; errors: `encodingFailed`, `invalidValue` (NaN, infinity, or
+  ///     a value whose stored paths would exceed 32 levels or 768 UTF-8 bytes, naming the
+  ///     culprit path), `invalidKey` (a forbidden character in a key), `invalidPath` (a node past
+  ///     those limits, see ``createChild()``), or the back end's rejection. On error nothing is
+  ///     written and no local event is raised.
   public func set<T: Encodable>(
     _ value: T, at time: DatasyncTime = .now, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
@@ -215,7 +218,9 @@ extension DatasyncNode {
   /// - Parameters:
   ///   - destination: The node to write.
   ///   - queue: The queue `then` is called on.
-  ///   - then: Called when the back end of the destination has applied the write.
+  ///   - then: Called when the back end of the destination has applied the write; `invalidValue`
+  ///     or `invalidPath` when the value cannot be stored at the destination (its paths would
+  ///     exceed 32 levels or 768 UTF-8 bytes): nothing is written.
   public func copy(
     to destination: DatasyncNode, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
