@@ -20,12 +20,10 @@ final class ValueEncodingSession {
   }
 
   /// An `encodingFailed` error for a misuse of the encoder at a place.
-  func misuseError(_ reason: String, at path: ValueEncoderPath?, _ name: String? = nil)
-    -> WebcomError
-  {
+  func misuseError(_ reason: String, at path: ValueEncoderPath?) -> WebcomError {
     WebcomError(
       .encodingFailed,
-      "encoding the value at \(ValueEncoderPath.place(path, name)) of the value of type "
+      "encoding the value at \(ValueEncoderPath.place(path)) of the value of type "
         + "\(rootType) failed: \(reason)")
   }
 }
