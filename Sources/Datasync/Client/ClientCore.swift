@@ -102,7 +102,11 @@ final class ClientCore: @unchecked Sendable {
 
   /// Applies a write locally (raising its events at once) and sends it to the back end; `answer`
   /// gets the written value or the back end's error.
-  func write(_ operation: WriteOperation, answer: Answer?) {
+  ///
+  /// - Throws: ``WebcomError`` (`invalidPath`, `invalidValue`) when a written path would exceed
+  ///   the limits of paths; nothing is applied nor sent.
+  func write(_ operation: WriteOperation, answer: Answer?) throws(WebcomError) {
+    try operation.checkLimits()
     lock.withLock {
       abortTransactionsLocked(overlapping: operation)
       let identifier = makeIdentifierLocked()
@@ -110,14 +114,19 @@ final class ClientCore: @unchecked Sendable {
       let old = visible
       visible = local.applyingOptimistically(to: visible)
       pending.append(PendingWrites.Write(identifier: identifier, operation: local))
-      emitLocked(from: old, footprints: [local.footprint])
+      emitLocked(from: old, footprints: local.footprints)
       if let answer { answers[identifier] = answer }
       sendLocked(.write(identifier, operation))
     }
   }
 
   /// Registers a write the back end runs when this client disconnects.
-  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: Answer?) {
+  ///
+  /// - Throws: as ``write(_:answer:)``; nothing is sent.
+  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: Answer?)
+    throws(WebcomError)
+  {
+    try operation.checkLimits()
     request(answer: answer) { .writeOnDisconnection($0, operation, repeating: repeating) }
   }
 
@@ -171,7 +180,7 @@ final class ClientCore: @unchecked Sendable {
       completion(.success((committed: false, value: current)))
       return
     }
-    write(.compareAndSet(path, expected: current, value: newValue)) { [weak self] result in
+    let answer: Answer = { [weak self] result in
       switch result {
       case .success(let value):
         completion(.success((committed: true, value: value)))
@@ -193,6 +202,11 @@ final class ClientCore: @unchecked Sendable {
       case .failure(let error):
         completion(.failure(error))
       }
+    }
+    do throws(WebcomError) {
+      try write(.compareAndSet(path, expected: current, value: newValue), answer: answer)
+    } catch {
+      completion(.failure(error))
     }
   }
 
@@ -342,26 +356,21 @@ final class ClientCore: @unchecked Sendable {
     Date(timeIntervalSinceNow: clockOffset)
   }
 
-  /// Marks the running transactions a plain write (set or merge) overlaps as aborted.
+  /// Marks the running transactions a plain write overlaps as aborted: a set at, above or below
+  /// the transaction's node, a merge that writes a location at, above or below it.
   private func abortTransactionsLocked(overlapping operation: WriteOperation) {
     guard !runningTransactions.isEmpty else { return }
-    let path = operation.path
-    let mergedKeys: [WebcomKey]?
+    let written: [DatasyncPath]
     switch operation {
-    case .set: mergedKeys = nil
-    case .merge(_, let children): mergedKeys = children.map(\.key)
+    case .set(let path, _): written = [path]
+    case .merge(let path, let entries): written = entries.map { $0.path(under: path) }
     case .increment, .compareAndSet: return
     }
-    for (token, transaction) in runningTransactions {
-      let overlaps: Bool
-      if transaction.path.isAncestorOrSelf(of: path) {
-        overlaps = true
-      } else if path.isAncestor(of: transaction.path) {
-        overlaps = mergedKeys?.contains(transaction.path.keys[path.depth]) ?? true
-      } else {
-        overlaps = false
-      }
-      if overlaps { runningTransactions[token]?.isAborted = true }
+    for (token, transaction) in runningTransactions
+    where written.contains(where: {
+      $0.isAncestorOrSelf(of: transaction.path) || transaction.path.isAncestor(of: $0)
+    }) {
+      runningTransactions[token]?.isAborted = true
     }
   }
 
@@ -415,10 +424,10 @@ final class ClientCore: @unchecked Sendable {
     server = operation.applyingOptimistically(to: server)
     if pending.isEmpty {
       visible = server
-      emitLocked(from: old, footprints: [operation.footprint])
+      emitLocked(from: old, footprints: operation.footprints)
     } else {
       visible = pending.applied(to: server)
-      emitLocked(from: old, footprints: [operation.footprint] + pending.footprints)
+      emitLocked(from: old, footprints: operation.footprints + pending.footprints)
     }
   }
 
@@ -426,8 +435,8 @@ final class ClientCore: @unchecked Sendable {
     guard let first = pending.first, first.identifier == identifier else {
       if let write = pending.remove(identifier) {
         if let announced { server = announced.applyingOptimistically(to: server) }
-        reapplyPendingLocked(footprints: [write.operation.footprint])
-        emitAcknowledgementsLocked(of: write.operation.footprint)
+        reapplyPendingLocked(footprints: write.operation.footprints)
+        emitAcknowledgementsLocked(of: write.operation.footprints)
       }
       return
     }
@@ -436,17 +445,17 @@ final class ClientCore: @unchecked Sendable {
     _ = pending.remove(identifier)
     // Only the written parts can differ (server values, increments, merges into a node that
     // changed kind): compare those, never the untouched data around them.
-    let footprint = first.operation.footprint
-    if !ChangeEffect.effects(of: [footprint], from: expected, to: server).isEmpty {
-      reapplyPendingLocked(footprints: [footprint])
+    let footprints = first.operation.footprints
+    if !ChangeEffect.effects(of: footprints, from: expected, to: server).isEmpty {
+      reapplyPendingLocked(footprints: footprints)
     }
-    emitAcknowledgementsLocked(of: first.operation.footprint)
+    emitAcknowledgementsLocked(of: footprints)
   }
 
   /// Tells the subscriptions that asked for acknowledgements which data the back end confirmed:
   /// one child acknowledgement per confirmed child inside the window, then one value
   /// acknowledgement, per view touched by the write.
-  private func emitAcknowledgementsLocked(of footprint: ChangeFootprint) {
+  private func emitAcknowledgementsLocked(of footprints: [ChangeFootprint]) {
     let touched = views.values.filter { view in
       view.isComplete
         && view.subscriptions.contains {
@@ -458,17 +467,11 @@ final class ClientCore: @unchecked Sendable {
         ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
     }
     for view in touched {
-      let keys: [WebcomKey]?
-      if footprint.path == view.path {
-        keys = footprint.children
-      } else if footprint.path.isAncestor(of: view.path) {
-        let key = view.path.keys[footprint.path.depth]
-        guard footprint.children?.contains(key) ?? true else { continue }
-        keys = nil
-      } else if view.path.isAncestor(of: footprint.path) {
-        keys = [footprint.path.keys[view.path.depth]]
-      } else {
-        continue
+      let keys: Set<WebcomKey>?
+      switch ViewRelevance(of: footprints.map(ChangeEffect.init(footprint:)), at: view.path) {
+      case .none: continue
+      case .whole: keys = nil
+      case .children(let children): keys = children
       }
       let window = ChildrenWindow(
         node: visible.value(at: view.path.keys), constraint: view.constraint)
@@ -496,7 +499,7 @@ final class ClientCore: @unchecked Sendable {
   private func rejectLocked(_ identifier: WriteIdentifier, current: JSONValue?) {
     guard let write = pending.remove(identifier) else { return }
     if let current { server = server.setting(current, at: write.operation.path.keys) }
-    reapplyPendingLocked(footprints: [write.operation.footprint])
+    reapplyPendingLocked(footprints: write.operation.footprints)
   }
 
   private func reapplyPendingLocked(footprints: [ChangeFootprint]) {

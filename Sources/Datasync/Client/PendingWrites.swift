@@ -15,7 +15,7 @@ struct PendingWrites {
   var isEmpty: Bool { start == writes.count }
   var first: Write? { isEmpty ? nil : writes[start] }
   var all: ArraySlice<Write> { writes[start...] }
-  var footprints: [ChangeFootprint] { all.map(\.operation.footprint) }
+  var footprints: [ChangeFootprint] { all.flatMap(\.operation.footprints) }
 
   mutating func append(_ write: Write) {
     writes.append(write)
