@@ -196,7 +196,7 @@ extension RuleNode {
           throw WebcomError(
             .invalidArgument,
             "the rule \(WebcomKey.quoted(path)) is invalid at column \(column) of "
-              + "\(WebcomKey.quoted(source)): \(error.message)")
+              + "\(Self.excerpt(of: source, around: column)): \(error.message)")
         }
       default:
         throw error(
@@ -204,6 +204,17 @@ extension RuleNode {
           "a rule is an expression string or a boolean, not \(member.value.kindDescription)",
           offset: member.value.offset)
       }
+    }
+
+    /// The expression quoted, or for a long one the 60 characters around `column` (from 1).
+    private static func excerpt(of source: String, around column: Int) -> String {
+      let scalars = Array(source.unicodeScalars)
+      guard scalars.count > 60 else { return WebcomKey.quoted(source) }
+      let start = max(0, min(column - 31, scalars.count - 60))
+      let end = min(scalars.count, start + 60)
+      var excerpt = String(String.UnicodeScalarView(scalars[start..<end]))
+      excerpt = WebcomKey.quoted(excerpt)
+      return (start > 0 ? "…" : "") + excerpt + (end < scalars.count ? "…" : "")
     }
 
     private func checkIndexOn(_ value: RulesDocumentReader.Value, path: String)
