@@ -338,7 +338,9 @@ struct RuleRegex: Sendable {
 
     /// Parses what follows a `\`.
     private mutating func parseEscape() throws(SyntaxError) -> Node {
-      guard let scalar = current else { throw error("the pattern ends with a lone \"\\\"") }
+      guard let scalar = current else {
+        throw error("the pattern ends with a lone \"\\\"", at: position - 1)
+      }
       let start = position - 1
       position += 1
       switch scalar {
