@@ -102,7 +102,7 @@ private struct WriteContext {
         isGranted = true
       }
       if newData.isNull {
-        if isGranted { return nil }
+        if isGranted { return refusal }
       } else if refusal == nil, let validate = current.validate {
         refusal = self.refusal(
           validate, location: path.keys, depth: depth, data: data, newData: newData, path: path)
