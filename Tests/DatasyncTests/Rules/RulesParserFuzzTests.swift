@@ -85,6 +85,58 @@ import Testing
     #expect(parsed > 0)
   }
 
+  private static let leaves = [
+    "1", "2.5", "-3", "0", "9223372036854775807", "'a'", "'users'", "'alice/name'", "''", "true",
+    "false", "null", "now", "$uid", "auth.uid", "auth.token.level", "auth.token.roles",
+    "data.val()", "newData.child('name').val()", "root.child('users/alice/age').val()",
+    "data.child('score').val()", "data.exists()", "auth",
+  ]
+
+  /// A random expression from the grammar, often ill-typed, so that evaluation meets every
+  /// kind of value in every operation.
+  private static func grammatical(_ depth: Int, _ generator: inout SplitMixGenerator) -> String {
+    guard depth > 0, Int.random(in: 0..<5, using: &generator) > 0 else {
+      return leaves.randomElement(using: &generator)!
+    }
+    func sub(_ generator: inout SplitMixGenerator) -> String {
+      grammatical(depth - 1, &generator)
+    }
+    switch Int.random(in: 0..<9, using: &generator) {
+    case 0, 1:
+      let operation = [
+        "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "&&", "||",
+      ].randomElement(using: &generator)!
+      return "(\(sub(&generator)) \(operation) \(sub(&generator)))"
+    case 2: return "!(\(sub(&generator)))"
+    case 3: return "-(\(sub(&generator)))"
+    case 4: return "(\(sub(&generator)) ? \(sub(&generator)) : \(sub(&generator)))"
+    case 5: return "data.child(\(sub(&generator))).val()"
+    case 6: return "root.hasChildren([\(sub(&generator)), 'users'])"
+    case 7:
+      let method = ["contains", "beginsWith", "endsWith"].randomElement(using: &generator)!
+      return "(\(sub(&generator))).\(method)(\(sub(&generator)))"
+    default:
+      let member = [
+        ".length", ".toUpperCase()", ".replace('a', \(sub(&generator)))", ".matches(/^a|\\d+$/i)",
+      ].randomElement(using: &generator)!
+      return "(\(sub(&generator)))\(member)"
+    }
+  }
+
+  @Test func randomGrammaticalExpressionsParseOrFailWithAPosition() {
+    var generator = SplitMixGenerator(seed: 0x6AA3_3A12)
+    var parsed = 0
+    for _ in 0..<3_000 {
+      var text = Self.grammatical(5, &generator)
+      if Bool.random(using: &generator) { text = "(\(text)) == (\(Self.grammatical(3, &generator)))" }
+      guard let expression = Self.checkParse(text) else { continue }
+      parsed += 1
+      Self.evaluate(expression, auth: RulesFixture.alice)
+      Self.evaluate(expression, auth: nil)
+    }
+    #expect(parsed > 200)
+  }
+
   @Test func mutatedValidRulesParseOrFailWithAColumn() {
     var generator = SplitMixGenerator(seed: 0xD47A_5ECD)
     var parsed = 0
