@@ -16,6 +16,7 @@ if harness.includes("bytes per leaf"),
 DatasyncFoundationBenchmarks.run { name, iterations, body in
   harness.measure(name, iterations: iterations, body)
 }
+DatasyncRulesBenchmarks.run(harness)
 let engineCases = ["datasync: leaf set", "datasync: push into", "datasync: value event"]
 if engineCases.contains(where: harness.includes) {
   runDatasyncEngineBenchmarks { name, iterations, body in

@@ -240,11 +240,13 @@ struct RuleEvaluator {
       return .int(Int64(string.utf16.count))
     case .contains(let argument):
       let needle = try text(argument, for: method)
-      return .bool(Self.firstOccurrence(of: needle, in: string, from: string.utf8.startIndex) != nil)
+      return .bool(
+        Self.firstOccurrence(of: needle, in: string, from: string.utf8.startIndex) != nil)
     case .beginsWith(let argument):
       return .bool(string.utf8.starts(with: try text(argument, for: method).utf8))
     case .endsWith(let argument):
-      return .bool(string.utf8.reversed().starts(with: try text(argument, for: method).utf8.reversed()))
+      return .bool(
+        string.utf8.reversed().starts(with: try text(argument, for: method).utf8.reversed()))
     case .replace(let pattern, let replacement):
       return .string(
         Self.replacing(
@@ -382,7 +384,8 @@ struct RuleEvaluator {
       if case .int(let lhs) = dividend, case .int(let rhs) = divisor {
         return .int(lhs.remainderReportingOverflow(dividingBy: rhs).partialValue)
       }
-      return try Self.finite(Self.double(dividend).truncatingRemainder(dividingBy: Self.double(divisor)))
+      return try Self.finite(
+        Self.double(dividend).truncatingRemainder(dividingBy: Self.double(divisor)))
     }
   }
 

@@ -189,7 +189,8 @@ struct RuleLexer {
       _ = digits()
       isInteger = false
     }
-    if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
+    if position < bytes.count,
+      bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
     {
       position += 1
       if position < bytes.count,
@@ -220,7 +221,8 @@ struct RuleLexer {
     var scalars = String.UnicodeScalarView()
     var segmentStart = position
     func flush(_ end: Int) {
-      scalars.append(contentsOf: String(decoding: bytes[segmentStart..<end], as: UTF8.self).unicodeScalars)
+      scalars.append(
+        contentsOf: String(decoding: bytes[segmentStart..<end], as: UTF8.self).unicodeScalars)
     }
     while true {
       guard position < bytes.count else {

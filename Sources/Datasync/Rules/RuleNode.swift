@@ -233,7 +233,8 @@ extension RuleNode {
         }
       default:
         throw error(
-          at: path, ".indexOn is a child name or an array of child names, not "
+          at: path,
+          ".indexOn is a child name or an array of child names, not "
             + value.kindDescription,
           offset: value.offset)
       }

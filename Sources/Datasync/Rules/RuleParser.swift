@@ -108,7 +108,8 @@ struct RuleParser {
     }
     guard typed.type.mayBeBoolean else {
       throw RuleSyntaxError(
-        offset: 0, message: "a rule must be a boolean expression, this one is \(typed.type.description)")
+        offset: 0,
+        message: "a rule must be a boolean expression, this one is \(typed.type.description)")
     }
     return typed.expression
   }
@@ -175,7 +176,9 @@ struct RuleParser {
     let type: StaticType
     if then.type == otherwise.type {
       type = then.type
-    } else if [then.type, otherwise.type].contains(where: { [.snapshot, .auth, .claims].contains($0) }) {
+    } else if [then.type, otherwise.type].contains(where: {
+      [.snapshot, .auth, .claims].contains($0)
+    }) {
       throw RuleSyntaxError(
         offset: offset,
         message: "the branches of ?: are \(then.type.description) and "
@@ -254,7 +257,8 @@ struct RuleParser {
       for operand in [left, right] where !operand.type.mayBeNumber && !operand.type.mayBeString {
         throw RuleSyntaxError(
           offset: offset,
-          message: "\(symbol.rawValue) compares numbers or strings, not \(operand.type.description)")
+          message: "\(symbol.rawValue) compares numbers or strings, not \(operand.type.description)"
+        )
       }
       if [left.type, right.type].allSatisfy({ $0 == .number || $0 == .string }),
         left.type != right.type
@@ -366,7 +370,8 @@ struct RuleParser {
       try advance()
       guard case .identifier(let name) = token.kind else {
         throw RuleSyntaxError(
-          offset: token.offset, message: "expected a member name after \".\", found \(token.spelling)")
+          offset: token.offset,
+          message: "expected a member name after \".\", found \(token.spelling)")
       }
       let offset = token.offset
       try advance()
@@ -422,7 +427,8 @@ struct RuleParser {
       case "token": (expression, type) = (.authToken, .claims)
       default:
         throw RuleSyntaxError(
-          offset: offset, message: "auth has no member \"\(name)\"; expected uid, provider or token")
+          offset: offset, message: "auth has no member \"\(name)\"; expected uid, provider or token"
+        )
       }
       guard !isCall else {
         throw RuleSyntaxError(offset: offset, message: "auth.\(name) is not a method")
@@ -592,7 +598,8 @@ struct RuleParser {
       method = .matches(try regularExpression())
     }
     try expect(.rightParenthesis, "to close the arguments of \(name)()")
-    return try node(.stringMethod(base.expression, method), type, over: [base] + arguments, at: offset)
+    return try node(
+      .stringMethod(base.expression, method), type, over: [base] + arguments, at: offset)
   }
 
   private mutating func stringArgument(of name: String, nesting: Int) throws(RuleSyntaxError)
@@ -648,7 +655,8 @@ struct RuleParser {
     case .identifier(let name):
       let typed: Typed
       switch name {
-      case "true", "false": typed = Typed(expression: .literal(.bool(name == "true")), type: .boolean)
+      case "true", "false":
+        typed = Typed(expression: .literal(.bool(name == "true")), type: .boolean)
       case "null": typed = Typed(expression: .literal(.null), type: .null)
       case "auth": typed = Typed(expression: .auth, type: .auth)
       case "now": typed = Typed(expression: .now, type: .number)
@@ -683,7 +691,8 @@ struct RuleParser {
       return inner
     case .symbol(.leftBracket):
       throw RuleSyntaxError(
-        offset: current.offset, message: "an array is only allowed as the argument of hasChildren()")
+        offset: current.offset, message: "an array is only allowed as the argument of hasChildren()"
+      )
     case .symbol(.slash):
       throw RuleSyntaxError(
         offset: current.offset,

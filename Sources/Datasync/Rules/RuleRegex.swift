@@ -36,7 +36,9 @@ struct RuleRegex: Sendable {
     }
 
     static let digits = CharacterClass(ranges: [0x30...0x39])
-    static let wordCharacters = CharacterClass(ranges: [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
+    static let wordCharacters = CharacterClass(ranges: [
+      0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A,
+    ])
     static let whitespace = CharacterClass(ranges: [
       0x09...0x0D, 0x20...0x20, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A, 0x2028...0x2029,
       0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000, 0xFEFF...0xFEFF,
@@ -394,7 +396,8 @@ struct RuleRegex: Sendable {
         let lower = try parseClassMember()
         guard case .scalar(let low) = lower else {
           if case .set(let shorthand) = lower {
-            set.ranges += shorthand.isNegated
+            set.ranges +=
+              shorthand.isNegated
               ? CharacterClass.complement(of: shorthand.ranges) : shorthand.ranges
           }
           continue
@@ -445,7 +448,9 @@ struct RuleRegex: Sendable {
           position += 1
           maximum = current == "}" ? nil : try parseCount(start: start)
         }
-        guard current == "}" else { throw error("expected \"}\" to close the repetition", at: start) }
+        guard current == "}" else {
+          throw error("expected \"}\" to close the repetition", at: start)
+        }
         position += 1
         if let maximum, maximum < minimum {
           throw error("the repetition {\(minimum),\(maximum)} is out of order", at: start)

@@ -195,7 +195,10 @@ struct RulesDocumentReader {
       try number()
       return .number(offset: start)
     default:
-      for (word, value) in [("true", Value.bool(true, offset: start)), ("false", .bool(false, offset: start)), ("null", .null(offset: start))]
+      for (word, value) in [
+        ("true", Value.bool(true, offset: start)), ("false", .bool(false, offset: start)),
+        ("null", .null(offset: start)),
+      ]
       where bytes[position...].starts(with: word.utf8) {
         position += word.utf8.count
         return value
@@ -208,7 +211,9 @@ struct RulesDocumentReader {
     if bytes[position] == UInt8(ascii: "-") { position += 1 }
     func digits() -> Int {
       let start = position
-      while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+      while position < bytes.count,
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
+      {
         position += 1
       }
       return position - start
@@ -220,7 +225,9 @@ struct RulesDocumentReader {
     }
     if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
       position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+      if position < bytes.count,
+        bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+      {
         position += 1
       }
       guard digits() > 0 else { throw error("expected digits in the exponent") }
@@ -233,10 +240,14 @@ struct RulesDocumentReader {
     var scalars = String.UnicodeScalarView()
     var segmentStart = position
     while true {
-      guard position < bytes.count else { throw error("the string has no closing quote", at: start) }
+      guard position < bytes.count else {
+        throw error("the string has no closing quote", at: start)
+      }
       let byte = bytes[position]
       if byte == UInt8(ascii: "\"") {
-        scalars.append(contentsOf: String(decoding: bytes[segmentStart..<position], as: UTF8.self).unicodeScalars)
+        scalars.append(
+          contentsOf: String(decoding: bytes[segmentStart..<position], as: UTF8.self).unicodeScalars
+        )
         position += 1
         return String(scalars)
       }
@@ -247,10 +258,13 @@ struct RulesDocumentReader {
         position += 1
         continue
       }
-      scalars.append(contentsOf: String(decoding: bytes[segmentStart..<position], as: UTF8.self).unicodeScalars)
+      scalars.append(
+        contentsOf: String(decoding: bytes[segmentStart..<position], as: UTF8.self).unicodeScalars)
       let escape = position
       position += 1
-      guard position < bytes.count else { throw error("the string has no closing quote", at: start) }
+      guard position < bytes.count else {
+        throw error("the string has no closing quote", at: start)
+      }
       let escaped = bytes[position]
       position += 1
       switch escaped {

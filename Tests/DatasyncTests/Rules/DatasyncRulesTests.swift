@@ -62,30 +62,74 @@ import Testing
   /// A document and a text its error must contain.
   static let invalidDocuments: [(json: String, message: String)] = [
     ("", "malformed at line 1, column 1: expected a value, found the end of the document"),
-    ("{\"rules\": {\n  \".read\": true,\n  }\n}", "malformed at line 3, column 3: expected a member name"),
+    (
+      "{\"rules\": {\n  \".read\": true,\n  }\n}",
+      "malformed at line 3, column 3: expected a member name"
+    ),
     ("{\"rules\": {\".read\": tru}}", "malformed at line 1, column 21: expected a value"),
     ("{\"rules\": {}} x", "malformed at line 1, column 15: expected the end of the document"),
     ("{\"rules\": {/* open", "malformed at line 1, column 12: the comment has no closing"),
-    ("[]", "at line 1, column 1: the document must be an object with a \"rules\" member, not an array"),
+    (
+      "[]",
+      "at line 1, column 1: the document must be an object with a \"rules\" member, not an array"
+    ),
     ("{}", "the document has no \"rules\" member"),
     ("{\"rules\": {}, \"rule\": {}}", "at line 1, column 15: unknown member \"rule\""),
-    ("{\"rules\": true}", "at \"/\" (line 1, column 11): the rules of a location must be an object"),
-    ("{\"rules\": {\"users\": {\".wirte\": true}}}", "at \"/users/.wirte\" (line 1, column 22): unknown rule \".wirte\"; expected .read, .write, .validate or .indexOn"),
-    ("{\"rules\": {\".read\": 1}}", "at \"/.read\" (line 1, column 21): a rule is an expression string or a boolean, not a number"),
-    ("{\"rules\": {\"a\": {\".write\": null}}}", "at \"/a/.write\" (line 1, column 28): a rule is an expression string or a boolean, not null"),
-    ("{\"rules\": {\"$a\": {}, \"$b\": {}}}", "at \"/$b\" (line 1, column 22): a location has at most one $ wildcard"),
-    ("{\"rules\": {\"$a\": {\"$a\": {}}}}", "at \"/$a/$a\" (line 1, column 19): the wildcard $a is already used above"),
-    ("{\"rules\": {\"$1a\": {}}}", "at \"/$1a\" (line 1, column 12): a wildcard is \"$\" followed by letters"),
+    (
+      "{\"rules\": true}", "at \"/\" (line 1, column 11): the rules of a location must be an object"
+    ),
+    (
+      "{\"rules\": {\"users\": {\".wirte\": true}}}",
+      "at \"/users/.wirte\" (line 1, column 22): unknown rule \".wirte\"; expected .read, .write, .validate or .indexOn"
+    ),
+    (
+      "{\"rules\": {\".read\": 1}}",
+      "at \"/.read\" (line 1, column 21): a rule is an expression string or a boolean, not a number"
+    ),
+    (
+      "{\"rules\": {\"a\": {\".write\": null}}}",
+      "at \"/a/.write\" (line 1, column 28): a rule is an expression string or a boolean, not null"
+    ),
+    (
+      "{\"rules\": {\"$a\": {}, \"$b\": {}}}",
+      "at \"/$b\" (line 1, column 22): a location has at most one $ wildcard"
+    ),
+    (
+      "{\"rules\": {\"$a\": {\"$a\": {}}}}",
+      "at \"/$a/$a\" (line 1, column 19): the wildcard $a is already used above"
+    ),
+    (
+      "{\"rules\": {\"$1a\": {}}}",
+      "at \"/$1a\" (line 1, column 12): a wildcard is \"$\" followed by letters"
+    ),
     ("{\"rules\": {\"a#b\": {}}}", "at \"/a#b\" (line 1, column 12): the key \"a#b\" is invalid"),
     ("{\"rules\": {\"a\": {}, \"a\": {}}}", "at \"/a\" (line 1, column 21): the key appears twice"),
     ("{\"rules\": {}, \"rules\": {}}", "at line 1, column 15: \"rules\" appears twice"),
-    ("{\"rules\": {\"a\": 3}}", "at \"/a\" (line 1, column 17): the rules of a location must be an object, not a number"),
-    ("{\"rules\": {\".indexOn\": [\"a\", 2]}}", "at \"/.indexOn\" (line 1, column 30): .indexOn lists child names as strings, not a number"),
-    ("{\"rules\": {\".indexOn\": {}}}", "at \"/.indexOn\" (line 1, column 24): .indexOn is a child name or an array of child names"),
-    ("{\"rules\": {\"users\": {\"$uid\": {\".write\": \"auth.uid == $user\"}}}}", "the rule \"/users/$uid/.write\" is invalid at column 13 of \"auth.uid == $user\": unknown variable $user"),
-    ("{\"rules\": {\n  \"a\": {\".read\": \"data.child('x') && true\"}\n}}", "the rule \"/a/.read\" is invalid at column 17 of \"data.child('x') && true\": the operands of && must be booleans, one is a snapshot"),
+    (
+      "{\"rules\": {\"a\": 3}}",
+      "at \"/a\" (line 1, column 17): the rules of a location must be an object, not a number"
+    ),
+    (
+      "{\"rules\": {\".indexOn\": [\"a\", 2]}}",
+      "at \"/.indexOn\" (line 1, column 30): .indexOn lists child names as strings, not a number"
+    ),
+    (
+      "{\"rules\": {\".indexOn\": {}}}",
+      "at \"/.indexOn\" (line 1, column 24): .indexOn is a child name or an array of child names"
+    ),
+    (
+      "{\"rules\": {\"users\": {\"$uid\": {\".write\": \"auth.uid == $user\"}}}}",
+      "the rule \"/users/$uid/.write\" is invalid at column 13 of \"auth.uid == $user\": unknown variable $user"
+    ),
+    (
+      "{\"rules\": {\n  \"a\": {\".read\": \"data.child('x') && true\"}\n}}",
+      "the rule \"/a/.read\" is invalid at column 17 of \"data.child('x') && true\": the operands of && must be booleans, one is a snapshot"
+    ),
     ("{\"rules\": {\"\u{E9}\": {\".read\": 2}}}", "at \"/\u{E9}/.read\" (line 1, column 27)"),
-    ("{\"rules\": {\"a\": {\".read\": \"'\\u00e9\\u00e9' == 1 +\"}}}", "is invalid at column 12 of \"'\u{E9}\u{E9}' == 1 +\""),
+    (
+      "{\"rules\": {\"a\": {\".read\": \"'\\u00e9\\u00e9' == 1 +\"}}}",
+      "is invalid at column 12 of \"'\u{E9}\u{E9}' == 1 +\""
+    ),
   ]
 
   @Test func invalidDocumentsNameTheCulprit() {
@@ -103,7 +147,8 @@ import Testing
       return #"{"rules": \#(json)}"#
     }
     #expect(rulesError(document(depth: 32)) == nil)
-    #expect(rulesError(document(depth: 33))?.message.contains("deeper than the limit of 32") == true)
+    #expect(
+      rulesError(document(depth: 33))?.message.contains("deeper than the limit of 32") == true)
     let deepJSON = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
     #expect(
       rulesError(#"{"rules": {".indexOn": \#(deepJSON)}}"#)?.message.contains(
@@ -121,8 +166,10 @@ import Testing
 
   @Test func authenticationsCompareByIdentityAndClaims() {
     let alice = DatasyncAuthentication(uid: "alice", claims: ["level": DatasyncValue(.int(3))])
-    #expect(alice == DatasyncAuthentication(uid: "alice", claims: ["level": DatasyncValue(.int(3))]))
-    #expect(alice != DatasyncAuthentication(uid: "alice", claims: ["level": DatasyncValue(.int(4))]))
+    #expect(
+      alice == DatasyncAuthentication(uid: "alice", claims: ["level": DatasyncValue(.int(3))]))
+    #expect(
+      alice != DatasyncAuthentication(uid: "alice", claims: ["level": DatasyncValue(.int(4))]))
     #expect(alice != DatasyncAuthentication(uid: "alice", provider: "password"))
     #expect(alice.provider == "custom")
     #expect(Set([alice, alice, .admin]).count == 2)

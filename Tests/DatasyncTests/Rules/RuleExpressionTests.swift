@@ -144,7 +144,8 @@ struct ExpressionCase: Sendable, CustomTestStringConvertible {
     .yes("data.child('age').val() + 1 == newData.child('age').val()"),
     .no("data.child(auth.uid).exists()"),
     .fails("data.child($uid + '.x').exists()", "is not a valid key"),
-    .fails("data.child(data.child('age').val()).exists()", "a path must be a string, found a number"),
+    .fails(
+      "data.child(data.child('age').val()).exists()", "a path must be a string, found a number"),
     .syntax("data.child(1 + 1).exists()", column: 12, "a path must be a string, not a number"),
     .fails("data.child('name').val().length > data.child('age').val().length", "needs a string"),
   ]
@@ -206,7 +207,8 @@ struct ExpressionCase: Sendable, CustomTestStringConvertible {
     .syntax("1 < 'a'", column: 3, "< cannot compare a number with a string"),
     .syntax("auth.uid()", column: 6, "auth.uid is not a method"),
     .syntax("data ? true : false", column: 6, "the condition of ?: must be a boolean"),
-    .syntax("(true ? data : 'x').exists()", column: 7, "a snapshot or auth may only meet its own kind"),
+    .syntax(
+      "(true ? data : 'x').exists()", column: 7, "a snapshot or auth may only meet its own kind"),
     .syntax("[1] == 1", column: 1, "an array is only allowed as the argument of hasChildren()"),
     .syntax("1 == 2 #", column: 8, "unexpected character \"#\""),
     .syntax("'\u{E9}\u{E9}' == 1 +", column: 12, "expected an expression"),

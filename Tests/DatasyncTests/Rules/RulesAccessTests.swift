@@ -99,7 +99,8 @@ import Testing
     #expect(!Self.canRead("/records", nil))
     #expect(Self.canRead("/records/r1", nil))
     #expect(Self.canRead("/records/missing", nil))
-    let error = Self.rules.checkRead(Self.path("/records"), auth: nil, root: Self.tree, now: Self.now)
+    let error = Self.rules.checkRead(
+      Self.path("/records"), auth: nil, root: Self.tree, now: Self.now)
     #expect(error?.code == .permissionDenied)
     #expect(error?.message.contains("reading \"/records\" is denied") == true)
   }
@@ -169,10 +170,14 @@ import Testing
 
   @Test func ancestorsAreValidatedWithTheMergedNewData() {
     #expect(Self.write(["/users/alice/name": #""Al""#], as: Self.alice) == nil)
-    #expect(Self.write(["/users/alice/name": #""\#(String(repeating: "x", count: 21))""#], as: Self.alice) != nil)
+    #expect(
+      Self.write(["/users/alice/name": #""\#(String(repeating: "x", count: 21))""#], as: Self.alice)
+        != nil)
     let carol = DatasyncAuthentication(uid: "carol")
     let noName = Self.write(["/users/carol/age": "3"], as: carol)
-    #expect(noName?.message.contains("\"/users/$uid/.validate\" refused the new data at \"/users/carol\"") == true)
+    #expect(
+      noName?.message.contains("\"/users/$uid/.validate\" refused the new data at \"/users/carol\"")
+        == true)
     #expect(Self.write(["/users/carol/name": #""Carol""#], as: carol) == nil)
   }
 
@@ -181,15 +186,21 @@ import Testing
     #expect(Self.write(["/users/alice/age": "null"], as: Self.alice) == nil)
     let nameless = Self.write(["/users/alice/name": "null"], as: Self.alice)
     #expect(
-      nameless?.message.contains("\"/users/$uid/.validate\" refused the new data at \"/users/alice\"")
+      nameless?.message.contains(
+        "\"/users/$uid/.validate\" refused the new data at \"/users/alice\"")
         == true, "the user still exists without a name")
-    #expect(Self.write(["/users/alice/name": "null"], as: Self.bob)?.message.contains("no .write rule") == true)
+    #expect(
+      Self.write(["/users/alice/name": "null"], as: Self.bob)?.message.contains("no .write rule")
+        == true)
   }
 
   @Test func theWidgetOfTheHostedDocumentation() {
-    let widget = Self.tree.setting(RulesFixture.tree(#"{"color": "red", "size": 1}"#), at: ["widget"])
+    let widget = Self.tree.setting(
+      RulesFixture.tree(#"{"color": "red", "size": 1}"#), at: ["widget"])
     #expect(Self.write(["/widget/size": "99"], as: nil, over: widget) == nil)
-    #expect(Self.write(["/widget/size": "99"], as: nil)?.message.contains("\"/widget/.validate\"") == true)
+    #expect(
+      Self.write(["/widget/size": "99"], as: nil)?.message.contains("\"/widget/.validate\"") == true
+    )
     #expect(Self.write(["/widget": #"{"size": 22}"#], as: nil) != nil)
     #expect(
       Self.write(["/widget": #"{"size": "foo", "color": "red"}"#], as: nil)?.message.contains(
@@ -202,11 +213,16 @@ import Testing
   }
 
   @Test func everyLocationOfAMultiLocationWriteIsChecked() {
-    #expect(Self.write(["/users/alice/name": #""A""#, "/users/alice/age": "31"], as: Self.alice) == nil)
-    let badAge = Self.write(["/users/alice/name": #""A""#, "/users/alice/age": #""old""#], as: Self.alice)
+    #expect(
+      Self.write(["/users/alice/name": #""A""#, "/users/alice/age": "31"], as: Self.alice) == nil)
+    let badAge = Self.write(
+      ["/users/alice/name": #""A""#, "/users/alice/age": #""old""#], as: Self.alice)
     #expect(badAge?.message.contains("writing \"/users/alice/age\" is denied") == true)
-    let otherUser = Self.write(["/users/alice/name": #""A""#, "/users/bob/name": #""B""#], as: Self.alice)
-    #expect(otherUser?.message == "writing \"/users/bob/name\" is denied: no .write rule at or above it grants access")
+    let otherUser = Self.write(
+      ["/users/alice/name": #""A""#, "/users/bob/name": #""B""#], as: Self.alice)
+    #expect(
+      otherUser?.message
+        == "writing \"/users/bob/name\" is denied: no .write rule at or above it grants access")
   }
 
   @Test func aGrantAboveDoesNotSkipValidation() throws {

@@ -128,7 +128,9 @@ import Testing
     var parsed = 0
     for _ in 0..<3_000 {
       var text = Self.grammatical(5, &generator)
-      if Bool.random(using: &generator) { text = "(\(text)) == (\(Self.grammatical(3, &generator)))" }
+      if Bool.random(using: &generator) {
+        text = "(\(text)) == (\(Self.grammatical(3, &generator)))"
+      }
       guard let expression = Self.checkParse(text) else { continue }
       parsed += 1
       Self.evaluate(expression, auth: RulesFixture.alice)
