@@ -26,15 +26,15 @@ extension DatasyncRules {
     _ path: DatasyncPath, auth: DatasyncAuthentication?, root: JSONValue, now: Date
   ) -> WebcomError? {
     if auth?.isAdmin == true { return nil }
-    let milliseconds = WebcomDate(now).milliseconds ?? 0
+    let context = RuleContext(
+      auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: root, newRoot: root)
     var node: RuleNode? = self.root
     var value = root
     var depth = 0
     while let current = node {
       if let read = current.read {
         let evaluator = RuleEvaluator(
-          auth: auth, now: milliseconds, oldRoot: root, newRoot: root, location: path.keys,
-          depth: depth, data: value, newData: value)
+          context: context, location: path.keys, depth: depth, data: value, newData: value)
         if evaluator.isTrue(read.expression) { return nil }
       }
       guard depth < path.depth else { break }
@@ -70,27 +70,25 @@ extension DatasyncRules {
     newRoot: JSONValue, now: Date
   ) -> WebcomError? {
     if auth?.isAdmin == true { return nil }
-    let context = WriteContext(
-      auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: oldRoot, newRoot: newRoot)
+    let check = WriteCheck(
+      context: RuleContext(
+        auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: oldRoot, newRoot: newRoot))
     for path in paths {
-      if let error = context.check(path, rules: root) { return error }
+      if let error = check.check(path, rules: root) { return error }
     }
     return nil
   }
 }
 
-/// What the rules of one write are evaluated against.
-private struct WriteContext {
-  let auth: DatasyncAuthentication?
-  let now: Int64
-  let oldRoot: JSONValue
-  let newRoot: JSONValue
+/// The evaluation of the rules of one write.
+private struct WriteCheck {
+  let context: RuleContext
 
   /// Checks the write at `path`: `.write` on the way down, `.validate` on the way down and below.
   func check(_ path: DatasyncPath, rules: RuleNode) -> WebcomError? {
     var node: RuleNode? = rules
-    var data = oldRoot
-    var newData = newRoot
+    var data = context.oldRoot
+    var newData = context.newRoot
     var depth = 0
     var isGranted = false
     var refusal: WebcomError?
@@ -145,7 +143,7 @@ private struct WriteContext {
       location.removeLast()
     }
     guard let wildcard = node.wildcard, wildcard.containsValidate else { return nil }
-    for (key, childData) in children where node.children[key] == nil {
+    for (key, childData) in children where node.namedChild(key) == nil {
       location.append(key)
       if let refusal = validate(
         wildcard, data: data[key], newData: childData, location: &location, path: path)
@@ -175,8 +173,7 @@ private struct WriteContext {
     -> RuleEvaluator
   {
     RuleEvaluator(
-      auth: auth, now: now, oldRoot: oldRoot, newRoot: newRoot, location: location, depth: depth,
-      data: data, newData: newData)
+      context: context, location: location, depth: depth, data: data, newData: newData)
   }
 
   /// The error of a `.validate` rule that does not hold at a location, or `nil`.

@@ -21,14 +21,8 @@ struct RuleFailure: Error {
 /// loops, each node of the expression is evaluated at most once, and the cost of each is at most
 /// linear in the strings and the paths it reads (`matches()`: see ``RuleRegex``).
 struct RuleEvaluator {
-  /// The client's authentication, `nil` when unauthenticated.
-  let auth: DatasyncAuthentication?
-  /// `now`, in milliseconds since 1970.
-  let now: Int64
-  /// The tree before the operation (`root`).
-  let oldRoot: JSONValue
-  /// The tree after the operation (the current tree for a read).
-  let newRoot: JSONValue
+  /// The authentication, the clock and the trees.
+  let context: RuleContext
   /// Keys starting with the rule's location (`$` variables read them).
   let location: [WebcomKey]
   /// The number of keys of `location` that form the rule's location.
@@ -62,7 +56,9 @@ struct RuleEvaluator {
     case .literal(let value):
       return value
     case .auth:
-      return auth.map(RuleValue.authentication) ?? .null
+      return context.auth.map(RuleValue.authentication) ?? .null
+    case .isAuthenticated:
+      return .bool(context.auth != nil)
     case .authUID:
       return .string(try authentication("uid").uid)
     case .authProvider:
@@ -76,11 +72,12 @@ struct RuleEvaluator {
       }
       return RuleValue(object[key])
     case .now:
-      return .int(now)
+      return .int(context.now)
     case .snapshot(let start):
       switch start {
       case .root:
-        return .snapshot(RuleSnapshot(isNew: false, value: oldRoot, depth: 0, extra: []))
+        return .snapshot(
+          RuleSnapshot(isNew: false, value: context.oldRoot, depth: 0, extra: []))
       case .data:
         return .snapshot(RuleSnapshot(isNew: false, value: data, depth: depth, extra: []))
       case .newData:
@@ -127,7 +124,7 @@ struct RuleEvaluator {
   }
 
   private func authentication(_ member: String) throws(RuleFailure) -> DatasyncAuthentication {
-    guard let auth else {
+    guard let auth = context.auth else {
       throw RuleFailure(message: "cannot read auth.\(member): auth is null (not authenticated)")
     }
     return auth
@@ -151,7 +148,7 @@ struct RuleEvaluator {
           isNew: snapshot.isNew, value: snapshot.value.value(at: keys), depth: snapshot.depth,
           extra: extra))
     case .parent:
-      let tree = snapshot.isNew ? newRoot : oldRoot
+      let tree = snapshot.isNew ? context.newRoot : context.oldRoot
       if !snapshot.extra.isEmpty {
         let extra = snapshot.extra.dropLast()
         let value = tree.value(at: location[..<snapshot.depth]).value(at: extra)
@@ -201,7 +198,59 @@ struct RuleEvaluator {
         throw RuleFailure(message: "a path must be a string, found \(value.kindDescription)")
       }
       return try Self.keys(ofPath: text).get()
+    case .concatenation(let parts):
+      return try keys(joining: parts)
     }
+  }
+
+  /// The keys of the path that joining `parts` spells, without building the joined string: the
+  /// text between two slashes becomes a key as soon as the second slash is met.
+  private func keys(joining parts: [RuleExpression.PathPart]) throws(RuleFailure) -> [WebcomKey] {
+    var keys: [WebcomKey] = []
+    var pending = ""
+    func flush() throws(RuleFailure) {
+      guard !pending.isEmpty else { return }
+      if let reason = WebcomKey.invalidityReason(of: pending.utf8) {
+        throw RuleFailure(
+          message: "the path segment \(WebcomKey.quoted(pending)) is not a valid key: \(reason)")
+      }
+      keys.append(WebcomKey(pending))
+      pending = ""
+    }
+    for part in parts {
+      let literal: RuleExpression.PathLiteral
+      switch part {
+      case .literal(let value):
+        literal = value
+      case .expression(let expression):
+        let value = try evaluate(expression)
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .int, .double: text = try Self.text(ofNumber: value)
+        default:
+          throw RuleFailure(
+            message: "+ joins a string with a string or a number, not \(value.kindDescription)")
+        }
+        guard text.utf8.contains(UInt8(ascii: "/")) else {
+          pending += text
+          continue
+        }
+        literal = try RuleExpression.PathLiteral.make(text).get()
+      }
+      pending += literal.head
+      guard let tail = literal.tail else { continue }
+      try flush()
+      keys += literal.keys
+      pending = tail
+    }
+    try flush()
+    guard !keys.isEmpty else { throw RuleFailure(message: "the path names no child") }
+    guard keys.count <= DatasyncPath.maximumDepth else {
+      throw RuleFailure(
+        message: "the path is deeper than the limit of \(DatasyncPath.maximumDepth) levels")
+    }
+    return keys
   }
 
   /// The keys of a relative path: `/`-separated, empty segments ignored, each a valid key, at
@@ -415,7 +464,7 @@ struct RuleEvaluator {
     return .double(double)
   }
 
-  private static func text(ofNumber value: RuleValue) throws(RuleFailure) -> String {
+  static func text(ofNumber value: RuleValue) throws(RuleFailure) -> String {
     switch value {
     case .int(let int):
       return String(int)

@@ -8,6 +8,8 @@ indirect enum RuleExpression: Sendable {
   case literal(RuleValue)
   /// `auth`: null or the authentication.
   case auth
+  /// `auth != null`.
+  case isAuthenticated
   /// `auth.uid`.
   case authUID
   /// `auth.provider`.
@@ -69,6 +71,49 @@ indirect enum RuleExpression: Sendable {
     case keys([WebcomKey])
     /// A path computed at evaluation.
     case expression(RuleExpression)
+    /// A path joined from a string and more parts with `+` (`'users/' + auth.uid`), read
+    /// without joining them.
+    case concatenation([PathPart])
+  }
+
+  /// A part of a joined path.
+  enum PathPart: Sendable {
+    case literal(PathLiteral)
+    /// A string or a number computed at evaluation.
+    case expression(RuleExpression)
+  }
+
+  /// A text of a path split at its slashes.
+  struct PathLiteral: Sendable {
+    /// The text before the first slash (all of it when there is none).
+    let head: String
+    /// The non-empty segments between the first and the last slash, as keys.
+    let keys: [WebcomKey]
+    /// The text after the last slash, `nil` when there is no slash.
+    let tail: String?
+
+    /// Splits `text`; a failure names a segment between slashes that is not a valid key.
+    static func make(_ text: String) -> Result<PathLiteral, RuleFailure> {
+      let segments = text.utf8.split(
+        separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+      guard segments.count > 1 else {
+        return .success(PathLiteral(head: text, keys: [], tail: nil))
+      }
+      var keys: [WebcomKey] = []
+      for segment in segments.dropFirst().dropLast() where !segment.isEmpty {
+        let key = String(decoding: segment, as: UTF8.self)
+        if let reason = WebcomKey.invalidityReason(of: segment) {
+          return .failure(
+            RuleFailure(
+              message: "the path segment \(WebcomKey.quoted(key)) is not a valid key: \(reason)"))
+        }
+        keys.append(WebcomKey(key))
+      }
+      return .success(
+        PathLiteral(
+          head: String(decoding: segments.first!, as: UTF8.self), keys: keys,
+          tail: String(decoding: segments.last!, as: UTF8.self)))
+    }
   }
 
   enum SnapshotMethod: Sendable {

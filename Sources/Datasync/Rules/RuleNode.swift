@@ -13,9 +13,7 @@ final class RuleNode: Sendable {
   let read: Rule?
   let write: Rule?
   let validate: Rule?
-  /// The children named by a key.
-  let children: [WebcomKey: RuleNode]
-  /// The same children, in key order.
+  /// The children named by a key, in key order.
   let namedChildren: [(key: WebcomKey, node: RuleNode)]
   /// The `$` child, for every key not in `children`.
   let wildcard: RuleNode?
@@ -31,7 +29,6 @@ final class RuleNode: Sendable {
     self.read = read
     self.write = write
     self.validate = validate
-    self.children = children
     namedChildren = children.map { (key: $0.key, node: $0.value) }.sorted { $0.key < $1.key }
     self.wildcard = wildcard
     self.pattern = pattern
@@ -41,9 +38,21 @@ final class RuleNode: Sendable {
   }
 
   /// The node whose rules apply to the child of this key, if any.
-  @inline(__always)
   func child(_ key: WebcomKey) -> RuleNode? {
-    children.isEmpty ? wildcard : children[key] ?? wildcard
+    namedChild(key) ?? wildcard
+  }
+
+  /// The child named by this key, if any (a binary search: keys compare in a few instructions).
+  func namedChild(_ key: WebcomKey) -> RuleNode? {
+    var low = 0
+    var high = namedChildren.count
+    while low < high {
+      let middle = (low + high) / 2
+      let order = WebcomKey.order(namedChildren[middle].key, key)
+      if order == 0 { return namedChildren[middle].node }
+      if order < 0 { low = middle + 1 } else { high = middle }
+    }
+    return nil
   }
 }
 

@@ -64,6 +64,8 @@ struct RuleParser {
     var type: StaticType
     var height: Int = 1
     var chain: Int = 0
+    /// For a string joined with `+` from a string: the operands, left to right.
+    var joined: [Typed]? = nil
   }
 
   private var lexer: RuleLexer
@@ -239,9 +241,16 @@ struct RuleParser {
             + "exists()")
       }
       let isEqual = symbol == .equal || symbol == .strictEqual
-      left = try node(
-        .binary(isEqual ? .equal : .notEqual, left.expression, right.expression), .boolean,
-        over: [left, right], at: offset)
+      switch (left.expression, right.expression) {
+      case (.auth, .literal(.null)), (.literal(.null), .auth):
+        left = try node(
+          isEqual ? .not(.isAuthenticated) : .isAuthenticated, .boolean, over: [left, right],
+          at: offset)
+      default:
+        left = try node(
+          .binary(isEqual ? .equal : .notEqual, left.expression, right.expression), .boolean,
+          over: [left, right], at: offset)
+      }
     }
     return left
   }
@@ -297,8 +306,10 @@ struct RuleParser {
         let type: StaticType =
           left.type == .string || right.type == .string
           ? .string : left.type == .number && right.type == .number ? .number : .primitive
+        let joined = left.type == .string ? (left.joined ?? [left]) + [right] : nil
         left = try node(
           .binary(.add, left.expression, right.expression), type, over: [left, right], at: offset)
+        left.joined = joined
       } else {
         left = try arithmetic(.subtract, symbol, left, right, at: offset)
       }
@@ -550,13 +561,25 @@ struct RuleParser {
       throw RuleSyntaxError(
         offset: offset, message: "a path must be a string, not \(argument.type.description)")
     }
-    guard case .literal(.string(let text)) = argument.expression else {
-      return .expression(argument.expression)
+    if case .literal(.string(let text)) = argument.expression {
+      switch RuleEvaluator.keys(ofPath: text) {
+      case .success(let keys): return .keys(keys)
+      case .failure(let failure): throw RuleSyntaxError(offset: offset, message: failure.message)
+      }
     }
-    switch RuleEvaluator.keys(ofPath: text) {
-    case .success(let keys): return .keys(keys)
-    case .failure(let failure): throw RuleSyntaxError(offset: offset, message: failure.message)
+    guard let joined = argument.joined else { return .expression(argument.expression) }
+    var parts: [RuleExpression.PathPart] = []
+    for operand in joined {
+      guard case .literal(.string(let text)) = operand.expression else {
+        parts.append(.expression(operand.expression))
+        continue
+      }
+      switch RuleExpression.PathLiteral.make(text) {
+      case .success(let literal): parts.append(.literal(literal))
+      case .failure(let failure): throw RuleSyntaxError(offset: offset, message: failure.message)
+      }
     }
+    return .concatenation(parts)
   }
 
   private mutating func stringMember(

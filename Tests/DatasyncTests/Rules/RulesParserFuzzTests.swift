@@ -65,8 +65,10 @@ import Testing
   private static func evaluate(_ expression: RuleExpression, auth: DatasyncAuthentication?) {
     let location: [WebcomKey] = ["users", "alice"]
     let evaluator = RuleEvaluator(
-      auth: auth, now: 1_700_000_000_000, oldRoot: RulesFixture.oldRoot,
-      newRoot: RulesFixture.newRoot, location: location, depth: 2,
+      context: RuleContext(
+        auth: auth, now: 1_700_000_000_000, oldRoot: RulesFixture.oldRoot,
+        newRoot: RulesFixture.newRoot),
+      location: location, depth: 2,
       data: RulesFixture.oldRoot.value(at: location),
       newData: RulesFixture.newRoot.value(at: location))
     _ = evaluator.isTrue(expression)

@@ -65,7 +65,8 @@ enum RulesFixture {
     let rule = rules.root.child("users")!.child("alice")!.validate!
     let location: [WebcomKey] = ["users", "alice"]
     let evaluator = RuleEvaluator(
-      auth: auth, now: WebcomDate(now).milliseconds!, oldRoot: oldRoot, newRoot: newRoot,
+      context: RuleContext(
+        auth: auth, now: WebcomDate(now).milliseconds!, oldRoot: oldRoot, newRoot: newRoot),
       location: location, depth: 2, data: oldRoot.value(at: location),
       newData: newRoot.value(at: location))
     do {
