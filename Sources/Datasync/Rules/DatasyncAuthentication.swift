@@ -25,6 +25,8 @@ public struct DatasyncAuthentication: Sendable, Hashable, CustomStringConvertibl
   public let isAdmin: Bool
   /// The claims as an object of the value model (null claims left out), read by rules.
   let token: JSONValue
+  /// The uid as a key, `nil` when it cannot be one (rules use it in paths).
+  let uidKey: WebcomKey?
 
   /// Creates the identity of an authenticated user.
   ///
@@ -41,6 +43,7 @@ public struct DatasyncAuthentication: Sendable, Hashable, CustomStringConvertibl
     self.provider = provider
     self.claims = claims
     self.isAdmin = isAdmin
+    uidKey = try? WebcomKey.validated(uid)
     var token = JSONObject()
     for (name, value) in claims {
       token = token.setting(value.tree, for: WebcomKey(name))

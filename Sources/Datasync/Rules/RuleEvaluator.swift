@@ -113,6 +113,8 @@ struct RuleEvaluator {
         throw RuleFailure(message: "expected a snapshot, found \(value.kindDescription)")
       }
       return try snapshotMethod(method, of: snapshot)
+    case .read(let start, let paths, let method):
+      return try read(from: start, through: paths, method)
     case .stringMethod(let base, let method):
       let value = try evaluate(base)
       guard case .string(let string) = value else {
@@ -161,30 +163,66 @@ struct RuleEvaluator {
         RuleSnapshot(
           isNew: snapshot.isNew, value: tree.value(at: location[..<depth]), depth: depth,
           extra: []))
+    default:
+      return try test(method, of: snapshot.value)
+    }
+  }
+
+  /// Reads from `start` down the paths of `child()` calls, then applies `method`.
+  private func read(
+    from start: RuleExpression.SnapshotRoot, through paths: [RuleExpression.PathArgument],
+    _ method: RuleExpression.SnapshotMethod
+  ) throws(RuleFailure) -> RuleValue {
+    var value: JSONValue
+    var pathDepth: Int
+    switch start {
+    case .root: (value, pathDepth) = (context.oldRoot, 0)
+    case .data: (value, pathDepth) = (data, depth)
+    case .newData: (value, pathDepth) = (newData, depth)
+    }
+    for path in paths {
+      let keys = try keys(of: path)
+      pathDepth += keys.count
+      guard pathDepth <= DatasyncPath.maximumDepth else {
+        throw RuleFailure(
+          message: "child() goes deeper than the limit of \(DatasyncPath.maximumDepth) levels")
+      }
+      value = value.value(at: keys)
+    }
+    return try test(method, of: value)
+  }
+
+  /// The result of a snapshot method other than `child()` and `parent()` on a node's value.
+  private func test(_ method: RuleExpression.SnapshotMethod, of value: JSONValue)
+    throws(RuleFailure) -> RuleValue
+  {
+    switch method {
     case .hasChild(let path):
-      return .bool(!snapshot.value.value(at: try keys(of: path)).isNull)
+      return .bool(!value.value(at: try keys(of: path)).isNull)
     case .hasChildren(let paths):
-      guard let paths else { return .bool(snapshot.value.children != nil) }
+      guard let paths else { return .bool(value.children != nil) }
       for path in paths {
-        guard !snapshot.value.value(at: try keys(of: path)).isNull else { return .bool(false) }
+        guard !value.value(at: try keys(of: path)).isNull else { return .bool(false) }
       }
       return .bool(true)
     case .exists:
-      return .bool(!snapshot.value.isNull)
+      return .bool(!value.isNull)
     case .val:
-      if case .object = snapshot.value { return .children }
-      return RuleValue(snapshot.value)
+      if case .object = value { return .children }
+      return RuleValue(value)
     case .isNumber:
-      switch snapshot.value {
+      switch value {
       case .int, .double: return .bool(true)
       default: return .bool(false)
       }
     case .isString:
-      if case .string = snapshot.value { return .bool(true) }
+      if case .string = value { return .bool(true) }
       return .bool(false)
     case .isBoolean:
-      if case .bool = snapshot.value { return .bool(true) }
+      if case .bool = value { return .bool(true) }
       return .bool(false)
+    case .child, .parent:
+      throw RuleFailure(message: "child() and parent() give snapshots, not values")
     }
   }
 
@@ -204,24 +242,25 @@ struct RuleEvaluator {
   }
 
   /// The keys of the path that joining `parts` spells, without building the joined string: the
-  /// text between two slashes becomes a key as soon as the second slash is met.
+  /// text between two slashes becomes a key as soon as the second slash is met, and a `$`
+  /// variable or `auth.uid` that fills a whole segment is used as the key it already is.
   private func keys(joining parts: [RuleExpression.PathPart]) throws(RuleFailure) -> [WebcomKey] {
-    var keys: [WebcomKey] = []
-    var pending = ""
-    func flush() throws(RuleFailure) {
-      guard !pending.isEmpty else { return }
-      if let reason = WebcomKey.invalidityReason(of: pending.utf8) {
-        throw RuleFailure(
-          message: "the path segment \(WebcomKey.quoted(pending)) is not a valid key: \(reason)")
-      }
-      keys.append(WebcomKey(pending))
-      pending = ""
-    }
+    var path = JoinedPath()
     for part in parts {
       let literal: RuleExpression.PathLiteral
       switch part {
       case .literal(let value):
         literal = value
+      case .expression(.variable(let depth)):
+        path.append(location[depth])
+        continue
+      case .expression(.authUID):
+        let auth = try authentication("uid")
+        if let key = auth.uidKey {
+          path.append(key)
+          continue
+        }
+        literal = try RuleExpression.PathLiteral.make(auth.uid).get()
       case .expression(let expression):
         let value = try evaluate(expression)
         let text: String
@@ -232,25 +271,84 @@ struct RuleEvaluator {
           throw RuleFailure(
             message: "+ joins a string with a string or a number, not \(value.kindDescription)")
         }
-        guard text.utf8.contains(UInt8(ascii: "/")) else {
-          pending += text
+        guard Self.bytes(of: text, { $0.contains(UInt8(ascii: "/")) }) else {
+          path.append(text)
           continue
         }
         literal = try RuleExpression.PathLiteral.make(text).get()
       }
-      pending += literal.head
+      if !literal.head.isEmpty { path.append(literal.head) }
       guard let tail = literal.tail else { continue }
-      try flush()
-      keys += literal.keys
-      pending = tail
+      try path.endSegment()
+      path.keys += literal.keys
+      if !tail.isEmpty { path.append(tail) }
     }
-    try flush()
-    guard !keys.isEmpty else { throw RuleFailure(message: "the path names no child") }
-    guard keys.count <= DatasyncPath.maximumDepth else {
+    try path.endSegment()
+    guard !path.keys.isEmpty else { throw RuleFailure(message: "the path names no child") }
+    guard path.keys.count <= DatasyncPath.maximumDepth else {
       throw RuleFailure(
         message: "the path is deeper than the limit of \(DatasyncPath.maximumDepth) levels")
     }
-    return keys
+    return path.keys
+  }
+
+  /// The keys of a path being joined, and the segment being built.
+  private struct JoinedPath {
+    var keys: [WebcomKey] = []
+    /// The segment so far when it is one valid key, else `nil`.
+    private var pendingKey: WebcomKey?
+    /// The segment so far when it is not ``pendingKey``.
+    private var pendingText = ""
+
+    init() {
+      keys.reserveCapacity(8)
+    }
+
+    mutating func append(_ key: WebcomKey) {
+      if pendingKey == nil && pendingText.isEmpty {
+        pendingKey = key
+      } else {
+        append(key.value)
+      }
+    }
+
+    mutating func append(_ text: String) {
+      if let key = pendingKey {
+        pendingText = key.value
+        pendingKey = nil
+      }
+      pendingText += text
+    }
+
+    /// Turns the segment so far, if any, into a key.
+    mutating func endSegment() throws(RuleFailure) {
+      if let key = pendingKey {
+        keys.append(key)
+        pendingKey = nil
+        return
+      }
+      guard !pendingText.isEmpty else { return }
+      var text = pendingText
+      let key = text.withUTF8 { utf8 in
+        WebcomKey.invalidityReason(of: utf8) == nil ? WebcomKey(pendingText, utf8: utf8) : nil
+      }
+      guard let key else {
+        let reason = WebcomKey.invalidityReason(of: pendingText.utf8) ?? ""
+        throw RuleFailure(
+          message: "the path segment \(WebcomKey.quoted(pendingText)) is not a valid key: "
+            + reason)
+      }
+      keys.append(key)
+      pendingText = ""
+    }
+  }
+
+  /// `body` applied to the UTF-8 bytes of `string`.
+  private static func bytes<Result>(
+    of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    var string = string
+    return string.withUTF8(body)
   }
 
   /// The keys of a relative path: `/`-separated, empty segments ignored, each a valid key, at
@@ -481,7 +579,8 @@ struct RuleEvaluator {
     switch (left, right) {
     case (.null, .null): true
     case (.bool(let lhs), .bool(let rhs)): lhs == rhs
-    case (.string(let lhs), .string(let rhs)): lhs.utf8.elementsEqual(rhs.utf8)
+    case (.string(let lhs), .string(let rhs)):
+      bytes(of: lhs) { left in bytes(of: rhs) { right in left.elementsEqual(right) } }
     case (.int, .int), (.int, .double), (.double, .int), (.double, .double):
       compareNumbers(left, right) == 0
     default: false
@@ -494,8 +593,11 @@ struct RuleEvaluator {
   {
     switch (left, right) {
     case (.string(let lhs), .string(let rhs)):
-      return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
-        ? -1 : lhs.utf8.elementsEqual(rhs.utf8) ? 0 : 1
+      return bytes(of: lhs) { left in
+        bytes(of: rhs) { right in
+          left.lexicographicallyPrecedes(right) ? -1 : left.elementsEqual(right) ? 0 : 1
+        }
+      }
     case (.int, .int), (.int, .double), (.double, .int), (.double, .double):
       return compareNumbers(left, right)
     default:

@@ -38,6 +38,9 @@ indirect enum RuleExpression: Sendable {
   case binary(BinaryOperator, RuleExpression, RuleExpression)
   /// A method of a snapshot.
   case snapshotMethod(RuleExpression, SnapshotMethod)
+  /// `root`, `data` or `newData`, `child()` calls with these paths, then a method other than
+  /// `child()` and `parent()`: read without building the snapshots on the way.
+  case read(SnapshotRoot, [PathArgument], SnapshotMethod)
   /// A method or property of a string.
   case stringMethod(RuleExpression, StringMethod)
 

@@ -66,6 +66,9 @@ struct RuleParser {
     var chain: Int = 0
     /// For a string joined with `+` from a string: the operands, left to right.
     var joined: [Typed]? = nil
+    /// For a snapshot reached from `root`, `data` or `newData` with `child()` calls only: where
+    /// it starts and the paths of the calls.
+    var reached: (start: RuleExpression.SnapshotRoot, paths: [RuleExpression.PathArgument])? = nil
   }
 
   private var lexer: RuleLexer
@@ -507,8 +510,17 @@ struct RuleParser {
     default: method = .isBoolean
     }
     try expect(.rightParenthesis, "to close the arguments of \(name)()")
-    var result = try node(
-      .snapshotMethod(base.expression, method), type, over: [base] + arguments, at: offset)
+    let expression: RuleExpression
+    switch (base.reached, method) {
+    case (nil, _), (_, .child), (_, .parent):
+      expression = .snapshotMethod(base.expression, method)
+    case (.some(let reached), _):
+      expression = .read(reached.start, reached.paths, method)
+    }
+    var result = try node(expression, type, over: [base] + arguments, at: offset)
+    if case .child(let path) = method, let reached = base.reached {
+      result.reached = (reached.start, reached.paths + [path])
+    }
     if type == .snapshot {
       result.chain = base.chain + 1
       guard result.chain <= Self.maximumChain else {
@@ -683,14 +695,16 @@ struct RuleParser {
       case "null": typed = Typed(expression: .literal(.null), type: .null)
       case "auth": typed = Typed(expression: .auth, type: .auth)
       case "now": typed = Typed(expression: .now, type: .number)
-      case "root": typed = Typed(expression: .snapshot(.root), type: .snapshot)
-      case "data": typed = Typed(expression: .snapshot(.data), type: .snapshot)
+      case "root":
+        typed = Typed(expression: .snapshot(.root), type: .snapshot, reached: (.root, []))
+      case "data":
+        typed = Typed(expression: .snapshot(.data), type: .snapshot, reached: (.data, []))
       case "newData":
         guard allowsNewData else {
           throw RuleSyntaxError(
             offset: current.offset, message: "newData is not available in .read rules")
         }
-        typed = Typed(expression: .snapshot(.newData), type: .snapshot)
+        typed = Typed(expression: .snapshot(.newData), type: .snapshot, reached: (.newData, []))
       default:
         throw RuleSyntaxError(
           offset: current.offset,

@@ -138,6 +138,9 @@ struct ExpressionCase: Sendable, CustomTestStringConvertible {
     .yes("root.child('us' + 'ers/b' + 'ob').hasChild('name')"),
     .yes("data.parent().child('' + 'alice/score').val() == 2.5"),
     .no("root.child('users/' + 7).exists()"),
+    .no("root.child('users/' + $uid + 'x').exists()"),
+    .yes("root.child('users/' + 'x' + $uid + '/name').val() == null"),
+    .yes("root.child('users/' + $uid.replace('li', 'li')).hasChild('name')"),
     .yes("root.child(1 + 2 + '/x').val() == null"),
     .fails("root.child('users/' + data.val()).exists()", "+ joins a string with a string or a number"),
     .fails("root.child('a.b' + $uid).exists()", "the path segment \"a.balice\" is not a valid key"),
@@ -238,6 +241,20 @@ struct ExpressionCase: Sendable, CustomTestStringConvertible {
     let outcome = RulesFixture.evaluate(
       testCase.expression, auth: testCase.authenticated ? RulesFixture.alice : nil)
     #expect(outcome.matches(testCase.expected), "got \(outcome)")
+  }
+
+  @Test func uidsThatAreNotOneKeyJoinPathsAsText() {
+    let expression = "root.child('users/' + auth.uid).val() == 'Alice'"
+    #expect(
+      RulesFixture.evaluate(expression, auth: DatasyncAuthentication(uid: "alice/name"))
+        == .value(true))
+    #expect(
+      RulesFixture.evaluate(expression, auth: DatasyncAuthentication(uid: "al.ice")).matches(
+        .failure("the path segment \"al.ice\" is not a valid key")))
+    #expect(
+      RulesFixture.evaluate(
+        "root.child('users/' + auth.uid + 'ce/name').val() == 'Alice'",
+        auth: DatasyncAuthentication(uid: "ali")) == .value(true))
   }
 
   @Test func newDataIsNotAvailableInReadRules() {
