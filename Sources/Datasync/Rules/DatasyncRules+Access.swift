@@ -87,28 +87,29 @@ private struct WriteCheck {
   /// Checks the write at `path`: `.write` on the way down, `.validate` on the way down and below.
   func check(_ path: DatasyncPath, rules: RuleNode) -> WebcomError? {
     var node: RuleNode? = rules
-    var data = context.oldRoot
+    var data = OldData(root: context.oldRoot)
     var newData = context.newRoot
     var depth = 0
     var isGranted = false
     var refusal: WebcomError?
     while let current = node {
-      if !isGranted, let write = current.write,
-        evaluator(location: path.keys, depth: depth, data: data, newData: newData).isTrue(
-          write.expression)
-      {
-        isGranted = true
+      if !isGranted, let write = current.write {
+        let evaluator = evaluator(
+          location: path.keys, depth: depth,
+          data: write.readsData ? data.value(at: depth, of: path) : .null, newData: newData)
+        isGranted = evaluator.isTrue(write.expression)
       }
       if newData.isNull {
         if isGranted { return refusal }
       } else if refusal == nil, let validate = current.validate {
         refusal = self.refusal(
-          validate, location: path.keys, depth: depth, data: data, newData: newData, path: path)
+          validate, location: path.keys, depth: depth,
+          data: validate.readsData ? data.value(at: depth, of: path) : .null, newData: newData,
+          path: path)
       }
       guard depth < path.depth else { break }
       let key = path.keys[depth]
       node = current.child(key)
-      data = data[key]
       newData = newData[key]
       depth += 1
     }
@@ -122,7 +123,28 @@ private struct WriteCheck {
     guard let node, node.containsValidate, newData.children != nil else { return nil }
     var location = path.keys
     location.reserveCapacity(DatasyncPath.maximumDepth)
-    return validateBelow(node, data: data, newData: newData, location: &location, path: path)
+    return validateBelow(
+      node, data: node.validateReadsData ? data.value(at: depth, of: path) : .null,
+      newData: newData, location: &location, path: path)
+  }
+
+  /// The value before the write along the path checked, looked up only as deep as a rule needs.
+  private struct OldData {
+    private var value: JSONValue
+    private var depth = 0
+
+    init(root: JSONValue) {
+      value = root
+    }
+
+    /// The value at the first `depth` keys of `path` (never less deep than asked before).
+    mutating func value(at depth: Int, of path: DatasyncPath) -> JSONValue {
+      while self.depth < depth {
+        value = value[path.keys[self.depth]]
+        self.depth += 1
+      }
+      return value
+    }
   }
 
   /// Evaluates the `.validate` rules that match the descendants of `newData`, which is at
@@ -136,7 +158,8 @@ private struct WriteCheck {
       guard let childData = children[key] else { continue }
       location.append(key)
       if let refusal = validate(
-        child, data: data[key], newData: childData, location: &location, path: path)
+        child, data: child.validateReadsData ? data[key] : .null, newData: childData,
+        location: &location, path: path)
       {
         return refusal
       }
@@ -146,7 +169,8 @@ private struct WriteCheck {
     for (key, childData) in children where node.namedChild(key) == nil {
       location.append(key)
       if let refusal = validate(
-        wildcard, data: data[key], newData: childData, location: &location, path: path)
+        wildcard, data: wildcard.validateReadsData ? data[key] : .null, newData: childData,
+        location: &location, path: path)
       {
         return refusal
       }

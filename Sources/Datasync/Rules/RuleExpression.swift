@@ -143,3 +143,65 @@ indirect enum RuleExpression: Sendable {
     case matches(RuleRegex)
   }
 }
+
+extension RuleExpression {
+  /// Whether the expression reads the snapshot `root` (`root`, `data` or `newData`).
+  func mentions(_ root: SnapshotRoot) -> Bool {
+    switch self {
+    case .literal, .auth, .isAuthenticated, .authUID, .authProvider, .authToken, .now, .variable:
+      return false
+    case .snapshot(let start):
+      return start == root
+    case .read(let start, let paths, let method):
+      return start == root || paths.contains { $0.mentions(root) } || method.mentions(root)
+    case .property(let base, _), .not(let base), .negate(let base):
+      return base.mentions(root)
+    case .all(let operands), .any(let operands):
+      return operands.contains { $0.mentions(root) }
+    case .conditional(let condition, let then, let otherwise):
+      return condition.mentions(root) || then.mentions(root) || otherwise.mentions(root)
+    case .binary(_, let left, let right):
+      return left.mentions(root) || right.mentions(root)
+    case .snapshotMethod(let base, let method):
+      return base.mentions(root) || method.mentions(root)
+    case .stringMethod(let base, let method):
+      return base.mentions(root) || method.mentions(root)
+    }
+  }
+}
+
+extension RuleExpression.PathArgument {
+  fileprivate func mentions(_ root: RuleExpression.SnapshotRoot) -> Bool {
+    switch self {
+    case .keys: false
+    case .expression(let expression): expression.mentions(root)
+    case .concatenation(let parts):
+      parts.contains {
+        if case .expression(let expression) = $0 { return expression.mentions(root) }
+        return false
+      }
+    }
+  }
+}
+
+extension RuleExpression.SnapshotMethod {
+  fileprivate func mentions(_ root: RuleExpression.SnapshotRoot) -> Bool {
+    switch self {
+    case .child(let path), .hasChild(let path): path.mentions(root)
+    case .hasChildren(let paths): paths?.contains { $0.mentions(root) } ?? false
+    case .parent, .exists, .val, .isNumber, .isString, .isBoolean: false
+    }
+  }
+}
+
+extension RuleExpression.StringMethod {
+  fileprivate func mentions(_ root: RuleExpression.SnapshotRoot) -> Bool {
+    switch self {
+    case .contains(let argument), .beginsWith(let argument), .endsWith(let argument):
+      argument.mentions(root)
+    case .replace(let pattern, let replacement):
+      pattern.mentions(root) || replacement.mentions(root)
+    case .length, .toLowerCase, .toUpperCase, .matches: false
+    }
+  }
+}

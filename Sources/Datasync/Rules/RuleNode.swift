@@ -4,10 +4,18 @@
 /// every other key. It is immutable once built.
 final class RuleNode: Sendable {
   /// A compiled `.read`, `.write` or `.validate` rule.
-  struct Rule: Sendable {
+  final class Rule: Sendable {
     let expression: RuleExpression
     /// The rule's path in the document, such as `/users/$uid/.write`.
     let path: String
+    /// Whether the rule reads `data` (else it need not be looked up).
+    let readsData: Bool
+
+    init(expression: RuleExpression, path: String) {
+      self.expression = expression
+      self.path = path
+      readsData = expression.mentions(.data)
+    }
   }
 
   let read: Rule?
@@ -21,6 +29,8 @@ final class RuleNode: Sendable {
   let pattern: String
   /// Whether this node or one below has a `.validate` rule.
   let containsValidate: Bool
+  /// Whether a `.validate` rule of this node or one below reads `data`.
+  let validateReadsData: Bool
 
   init(
     read: Rule?, write: Rule?, validate: Rule?, children: [WebcomKey: RuleNode],
@@ -35,6 +45,9 @@ final class RuleNode: Sendable {
     containsValidate =
       validate != nil || wildcard?.containsValidate == true
       || children.values.contains { $0.containsValidate }
+    validateReadsData =
+      validate?.readsData == true || wildcard?.validateReadsData == true
+      || children.values.contains { $0.validateReadsData }
   }
 
   /// The node whose rules apply to the child of this key, if any.

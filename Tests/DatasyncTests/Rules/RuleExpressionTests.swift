@@ -142,7 +142,8 @@ struct ExpressionCase: Sendable, CustomTestStringConvertible {
     .yes("root.child('users/' + 'x' + $uid + '/name').val() == null"),
     .yes("root.child('users/' + $uid.replace('li', 'li')).hasChild('name')"),
     .yes("root.child(1 + 2 + '/x').val() == null"),
-    .fails("root.child('users/' + data.val()).exists()", "+ joins a string with a string or a number"),
+    .fails(
+      "root.child('users/' + data.val()).exists()", "+ joins a string with a string or a number"),
     .fails("root.child('a.b' + $uid).exists()", "the path segment \"a.balice\" is not a valid key"),
     .fails("root.child('/' + '/').exists()", "names no child"),
     .syntax("root.child('a/b.c/' + $uid).exists()", column: 12, "\"b.c\" is not a valid key"),

@@ -239,6 +239,32 @@ import Testing
     #expect(Self.write(["/": #"{"users": {"x": {"name": "X"}}}"#], as: root, rules: rules) == nil)
   }
 
+  @Test func validationsBelowTheWrittenPathSeeTheirOldData() throws {
+    let rules = try DatasyncRules(
+      json: """
+        {"rules": {"counters": {"$counter": {
+          ".write": true,
+          "value": {".validate": "!data.exists() || newData.val() == data.val() + 1"},
+          "$other": {".validate": "!data.exists() || data.val() == newData.val()"}}}}}
+        """)
+    let tree = RulesFixture.tree(#"{"counters": {"a": {"value": 1, "name": "A"}}}"#)
+    #expect(
+      Self.write(["/counters/a": #"{"value": 2, "name": "A"}"#], as: nil, over: tree, rules: rules)
+        == nil)
+    #expect(
+      Self.write(["/counters/a": #"{"value": 5, "name": "A"}"#], as: nil, over: tree, rules: rules)
+        != nil)
+    #expect(
+      Self.write(["/counters/a": #"{"value": 2, "name": "B"}"#], as: nil, over: tree, rules: rules)
+        != nil)
+    #expect(
+      Self.write(["/counters/b": #"{"value": 7, "name": "B"}"#], as: nil, over: tree, rules: rules)
+        == nil)
+    #expect(
+      Self.write(["/": #"{"counters": {"a": {"value": 2}}}"#], as: nil, over: tree, rules: rules)
+        != nil, "no grant at the root")
+  }
+
   @Test func aRefusedWriteWithoutGrantReportsTheMissingGrant() {
     let error = Self.write(["/users/alice": #"{"name": 5}"#], as: Self.bob)
     #expect(error?.message.contains("no .write rule") == true)
