@@ -154,8 +154,12 @@ private struct WriteCheck {
     path: DatasyncPath
   ) -> WebcomError? {
     guard let children = newData.children else { return nil }
-    for (key, child) in node.namedChildren where child.containsValidate {
+    let wildcard = node.wildcard.flatMap { $0.containsValidate ? $0 : nil }
+    var namedCount = 0
+    for (key, child) in node.namedChildren where child.containsValidate || wildcard != nil {
       guard let childData = children[key] else { continue }
+      namedCount += 1
+      guard child.containsValidate else { continue }
       location.append(key)
       if let refusal = validate(
         child, data: child.validateReadsData ? data[key] : .null, newData: childData,
@@ -165,7 +169,7 @@ private struct WriteCheck {
       }
       location.removeLast()
     }
-    guard let wildcard = node.wildcard, wildcard.containsValidate else { return nil }
+    guard let wildcard, namedCount < children.count else { return nil }
     for (key, childData) in children where node.namedChild(key) == nil {
       location.append(key)
       if let refusal = validate(
