@@ -29,18 +29,17 @@ extension DatasyncRules {
     let context = RuleContext(
       auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: root, newRoot: root)
     var node: RuleNode? = self.root
-    var value = root
+    var data = PathValues(root: root, path: path)
     var depth = 0
     while let current = node {
       if let read = current.read {
+        let value = read.readsData ? data.value(at: depth) : .null
         let evaluator = RuleEvaluator(
           context: context, location: path.keys, depth: depth, data: value, newData: value)
         if evaluator.isTrue(read.expression) { return nil }
       }
       guard depth < path.depth else { break }
-      let key = path.keys[depth]
-      node = current.child(key)
-      value = value[key]
+      node = current.child(path.keys[depth])
       depth += 1
     }
     return WebcomError(
@@ -61,7 +60,8 @@ extension DatasyncRules {
   /// `newData` in `newRoot`. ``DatasyncAuthentication/admin`` may write anything.
   ///
   /// The cost depends on the depth of the paths, the rules on them and the new data below them
-  /// (only where rules have `.validate` below), not on the size of the tree.
+  /// (only where rules have `.validate` below), not on the size of the tree (beyond the
+  /// logarithmic cost of looking a key up).
   ///
   /// - Returns: `nil` when allowed, else a `permissionDenied` error naming the path written and,
   ///   for a refused validation, the rule and the location it refused.
@@ -87,7 +87,7 @@ private struct WriteCheck {
   /// Checks the write at `path`: `.write` on the way down, `.validate` on the way down and below.
   func check(_ path: DatasyncPath, rules: RuleNode) -> WebcomError? {
     var node: RuleNode? = rules
-    var data = OldData(root: context.oldRoot)
+    var data = PathValues(root: context.oldRoot, path: path)
     var newData = context.newRoot
     var depth = 0
     var isGranted = false
@@ -96,7 +96,7 @@ private struct WriteCheck {
       if !isGranted, let write = current.write {
         let evaluator = evaluator(
           location: path.keys, depth: depth,
-          data: write.readsData ? data.value(at: depth, of: path) : .null, newData: newData)
+          data: write.readsData ? data.value(at: depth) : .null, newData: newData)
         isGranted = evaluator.isTrue(write.expression)
       }
       if newData.isNull {
@@ -104,7 +104,7 @@ private struct WriteCheck {
       } else if refusal == nil, let validate = current.validate {
         refusal = self.refusal(
           validate, location: path.keys, depth: depth,
-          data: validate.readsData ? data.value(at: depth, of: path) : .null, newData: newData,
+          data: validate.readsData ? data.value(at: depth) : .null, newData: newData,
           path: path)
       }
       guard depth < path.depth else { break }
@@ -124,27 +124,8 @@ private struct WriteCheck {
     var location = path.keys
     location.reserveCapacity(DatasyncPath.maximumDepth)
     return validateBelow(
-      node, data: node.validateReadsData ? data.value(at: depth, of: path) : .null,
+      node, data: node.validateReadsData ? data.value(at: depth) : .null,
       newData: newData, location: &location, path: path)
-  }
-
-  /// The value before the write along the path checked, looked up only as deep as a rule needs.
-  private struct OldData {
-    private var value: JSONValue
-    private var depth = 0
-
-    init(root: JSONValue) {
-      value = root
-    }
-
-    /// The value at the first `depth` keys of `path` (never less deep than asked before).
-    mutating func value(at depth: Int, of path: DatasyncPath) -> JSONValue {
-      while self.depth < depth {
-        value = value[path.keys[self.depth]]
-        self.depth += 1
-      }
-      return value
-    }
   }
 
   /// Evaluates the `.validate` rules that match the descendants of `newData`, which is at
@@ -223,5 +204,26 @@ private struct WriteCheck {
       "writing \(WebcomKey.quoted(path.string)) is denied: the rule "
         + "\(WebcomKey.quoted(validate.path)) refused the new data at "
         + "\(WebcomKey.quoted(place.string)) (\(reason))")
+  }
+}
+
+/// The values of a tree along a path, looked up only as deep as a rule needs.
+private struct PathValues {
+  private let path: DatasyncPath
+  private var value: JSONValue
+  private var depth = 0
+
+  init(root: JSONValue, path: DatasyncPath) {
+    self.path = path
+    value = root
+  }
+
+  /// The value at the first `depth` keys of the path (never less deep than asked before).
+  mutating func value(at depth: Int) -> JSONValue {
+    while self.depth < depth {
+      value = value[path.keys[self.depth]]
+      self.depth += 1
+    }
+    return value
   }
 }

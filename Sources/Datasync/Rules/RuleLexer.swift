@@ -75,7 +75,7 @@ struct RuleSyntaxError: Error {
 struct RuleLexer {
   private let bytes: [UInt8]
   /// The offset of the next byte to read.
-  private(set) var position = 0
+  private var position = 0
 
   init(_ text: String) {
     bytes = Array(text.utf8)
@@ -103,11 +103,6 @@ struct RuleLexer {
     default:
       return RuleToken(kind: .symbol(try symbol()), offset: start)
     }
-  }
-
-  /// Moves back to `offset` (the start of a token read before).
-  mutating func rewind(to offset: Int) {
-    position = offset
   }
 
   /// Reads a regular expression literal `/pattern/flags` starting at `offset` (on its `/`).
