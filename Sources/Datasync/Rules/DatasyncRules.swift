@@ -53,7 +53,9 @@
 ///
 /// Rules are parsed and type-checked once, here; an expression is at most 16,384 UTF-8 bytes,
 /// nests at most 64 levels and chains at most 32 snapshot methods, so that evaluating it takes
-/// bounded time (it has no loops). A write evaluates only the rules on the paths it writes,
+/// bounded time (it has no loops). A regular expression compiles to at most 2,000 instructions
+/// (repetitions expanded, counts at most 1,000) and is matched without backtracking, in time
+/// proportional to its instructions times the length of the string. A write evaluates only the rules on the paths it writes,
 /// their ancestors and the descendants of its new data, whatever the size of the database.
 public struct DatasyncRules: Sendable, CustomStringConvertible {
   /// The compiled rules.

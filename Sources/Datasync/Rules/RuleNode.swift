@@ -23,7 +23,7 @@ final class RuleNode: Sendable {
   let validate: Rule?
   /// The children named by a key, in key order.
   let namedChildren: [(key: WebcomKey, node: RuleNode)]
-  /// The `$` child, for every key not in `children`.
+  /// The `$` child, for every key not named.
   let wildcard: RuleNode?
   /// The location pattern, such as `/users/$uid`.
   let pattern: String
