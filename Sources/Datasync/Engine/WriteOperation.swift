@@ -5,7 +5,7 @@ import Foundation
 /// The same operation is applied twice: optimistically by the client on its pending-write overlay
 /// (``applyingOptimistically(to:)``), and authoritatively by the back end
 /// (``applyingAuthoritatively(to:now:)``), which may reject it.
-enum WriteOperation: Sendable {
+package enum WriteOperation: Sendable {
   /// Replaces the value at the path (null deletes).
   case set(DatasyncPath, JSONValue)
   /// Writes each entry at its path below the node, as `set` would (null deletes), keeping
@@ -104,16 +104,32 @@ enum WriteOperation: Sendable {
 
   /// The tree with the operation applied by the back end, and the write to announce to listeners.
   ///
+  /// Increment server values in the written data (``JSONValue/serverIncrementStep``) are
+  /// resolved against the tree; the announced write carries their results.
+  ///
   /// - Throws: `notANumber` for an increment of a value that is not a number,
-  ///   `transactionAborted` with the current value for a failed compare-and-set.
+  ///   `transactionAborted` with the current value for a failed compare-and-set, `invalidValue`
+  ///   for an increment server value whose result is not finite.
   func applyingAuthoritatively(to tree: JSONValue) throws(WebcomError) -> (
     tree: JSONValue, announced: WriteOperation
   ) {
     switch self {
     case .set(let path, let value):
-      return (tree.setting(value, at: path.keys), self)
-    case .merge(let path, let entries):
-      return (Self.merging(entries, at: path, into: tree), self)
+      guard value.containsServerIncrements else {
+        return (tree.setting(value, at: path.keys), self)
+      }
+      let resolved = try value.resolvingServerIncrements(against: tree.value(at: path.keys))
+      return (tree.setting(resolved, at: path.keys), .set(path, resolved))
+    case .merge(let path, var entries):
+      var resolvedAny = false
+      for (index, entry) in entries.enumerated() where entry.value.containsServerIncrements {
+        let current = tree.value(at: path.keys + entry.keys)
+        entries[index] = MergeEntry(
+          keys: entry.keys, value: try entry.value.resolvingServerIncrements(against: current))
+        resolvedAny = true
+      }
+      let announced = resolvedAny ? WriteOperation.merge(path, entries) : self
+      return (Self.merging(entries, at: path, into: tree), announced)
     case .increment(let path, let start, let step):
       let current = tree.value(at: path.keys)
       guard let sum = Self.incremented(current, start: start, step: step) else {

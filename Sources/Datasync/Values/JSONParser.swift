@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Integers without fraction or exponent that fit in `Int64` become `.int`, other numbers
 /// `.double` (out of the finite range: an error). Object keys must be valid keys, except the
-/// server-value object `{".sv": "timestamp"}`. Duplicate keys: the last one wins.
+/// server-value object `{".sv": "timestamp"}` (and, when allowed, `{".sv": {"increment": n}}`).
+/// Duplicate keys: the last one wins.
 struct JSONParser {
   /// A failure, with the keys from the failing value up to the top (innermost first).
   private struct Failure: Error {
@@ -15,17 +16,50 @@ struct JSONParser {
 
   private let bytes: UnsafeRawBufferPointer
   private var index = 0
+  /// Whether `{".sv": {"increment": n}}` is accepted as well as the timestamp.
+  private let allowsIncrements: Bool
 
-  private init(bytes: UnsafeRawBufferPointer) {
+  private init(bytes: UnsafeRawBufferPointer, allowsIncrements: Bool) {
     self.bytes = bytes
+    self.allowsIncrements = allowsIncrements
   }
 
   /// Parses a whole JSON text.
-  static func parse(_ data: Data) throws(WebcomError) -> JSONValue {
-    let result: Result<JSONValue, Failure> = data.withUnsafeBytes { buffer in
-      var parser = JSONParser(bytes: buffer)
+  ///
+  /// - Parameter allowsIncrements: Whether the increment server value
+  ///   `{".sv": {"increment": n}}` is accepted (the back end resolves it when it applies a
+  ///   write; see ``JSONValue/resolvingServerIncrements(against:)``).
+  static func parse(_ data: some ContiguousBytes, allowsIncrements: Bool = false)
+    throws(WebcomError) -> JSONValue
+  {
+    try run(data, allowsIncrements: allowsIncrements) { parser throws(Failure) in
+      try parser.parseValue(depth: 0)
+    }
+  }
+
+  /// Parses a JSON text that must be an object, keeping its members as written: keys are not
+  /// checked (the caller checks them, for example as the `/`-separated paths of a merge), null
+  /// values are kept, and a repeated key keeps its last value. Values are parsed as by
+  /// ``parse(_:allowsIncrements:)`` (with increments allowed).
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` when the text is not a JSON object, or
+  ///   as ``parse(_:allowsIncrements:)`` for a member's value.
+  static func parseMembers(_ data: some ContiguousBytes) throws(WebcomError)
+    -> [(key: String, value: JSONValue)]
+  {
+    try run(data, allowsIncrements: true) { parser throws(Failure) in
+      try parser.parseTopLevelMembers()
+    }
+  }
+
+  private static func run<Result>(
+    _ data: some ContiguousBytes, allowsIncrements: Bool,
+    _ body: (inout JSONParser) throws(Failure) -> Result
+  ) throws(WebcomError) -> Result {
+    let result: Swift.Result<Result, Failure> = data.withUnsafeBytes { buffer in
+      var parser = JSONParser(bytes: buffer, allowsIncrements: allowsIncrements)
       do throws(Failure) {
-        let value = try parser.parseValue(depth: 0)
+        let value = try body(&parser)
         parser.skipWhitespace()
         guard parser.index == buffer.count else {
           throw parser.malformed("unexpected data after the JSON value")
@@ -43,6 +77,58 @@ struct JSONParser {
         failure.reversedKeys.isEmpty
         ? "" : " at \"" + failure.reversedKeys.reversed().joined(separator: "/") + "\""
       throw WebcomError(failure.code, "the value\(place) cannot be stored: \(failure.reason)")
+    }
+  }
+
+  private mutating func parseTopLevelMembers() throws(Failure) -> [(key: String, value: JSONValue)]
+  {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+      throw Failure(code: .invalidValue, reason: "a JSON object is expected")
+    }
+    index += 1
+    var members: [(key: String, value: JSONValue)] = []
+    var positions: [String: Int] = [:]
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return members
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw malformed("expected a key")
+      }
+      let name = try parseString()
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw malformed("expected \":\"")
+      }
+      index += 1
+      let value: JSONValue
+      do throws(Failure) {
+        value = try parseValue(depth: 1)
+      } catch {
+        var failure = error
+        failure.reversedKeys.append(name)
+        throw failure
+      }
+      if let position = positions[name] {
+        members[position].value = value
+      } else {
+        positions[name] = members.count
+        members.append((name, value))
+      }
+      skipWhitespace()
+      guard index < bytes.count else { throw malformed("unexpected end") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return members
+      } else {
+        throw malformed("expected \",\" or \"}\"")
+      }
     }
   }
 
@@ -157,11 +243,15 @@ struct JSONParser {
     }
     if let serverValueKeyIndex {
       let placeholder = pairs[serverValueKeyIndex].value
-      guard pairs.count == 1, placeholder == .string(WebcomDate.serverTimestampName) else {
+      let isTimestamp = placeholder == .string(WebcomDate.serverTimestampName)
+      let isIncrement = allowsIncrements && JSONValue.incrementStep(of: placeholder) != nil
+      guard pairs.count == 1, isTimestamp || isIncrement else {
         throw Failure(
           code: .invalidKey,
           reason: "the key \".sv\" is invalid: it is only allowed in the server value "
-            + "{\".sv\": \"timestamp\"}",
+            + (allowsIncrements
+              ? "{\".sv\": \"timestamp\"} or {\".sv\": {\"increment\": <number>}}"
+              : "{\".sv\": \"timestamp\"}"),
           reversedKeys: [JSONValue.serverValueKey.value])
       }
     }
