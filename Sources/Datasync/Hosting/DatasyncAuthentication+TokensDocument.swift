@@ -59,12 +59,16 @@ extension DatasyncAuthentication {
     }
     var provider = "custom"
     if let value = members["provider"] {
-      guard case .string(let name) = value else { throw invalid("has a provider that is not a string") }
+      guard case .string(let name) = value else {
+        throw invalid("has a provider that is not a string")
+      }
       provider = name
     }
     var claims: [String: DatasyncValue] = [:]
     if let value = members["claims"] {
-      guard case .object(let object) = value else { throw invalid("has claims that are not an object") }
+      guard case .object(let object) = value else {
+        throw invalid("has claims that are not an object")
+      }
       for (name, claim) in object { claims[name.value] = DatasyncValue(claim) }
     }
     return DatasyncAuthentication(uid: uid, provider: provider, claims: claims)

@@ -50,8 +50,11 @@ extension DatasyncDatabase {
       detach(identifier)
       withExtendedLifetime(client) {}
     }
-    if let refusal = authenticate(identifier, token: token, recordedBy: client) {
-      return .failure(refusal)
+    if let token {
+      handle(.authenticate(Self.authenticationRequest, token: token), from: identifier)
+      if case .rejected(_, let error, _)? = client.answer(to: Self.authenticationRequest) {
+        return .failure(HostedRefusal(error, isAuthentication: true))
+      }
     }
     let requestIdentifier: WriteIdentifier = 2
     handle(request(requestIdentifier), from: identifier)
@@ -61,6 +64,9 @@ extension DatasyncDatabase {
     }
     return .success(answer)
   }
+
+  /// The identifier of a hosted client's authentication request.
+  static let authenticationRequest: WriteIdentifier = 1
 
   private static func unexpected(_ message: BackEndMessage) -> HostedRefusal {
     HostedRefusal(WebcomError(.internalError, "the back end answered unexpectedly: \(message)"))
@@ -81,7 +87,7 @@ private final class OneShotClient: Sendable {
       messages.first { message in
         switch message {
         case .acknowledged(let answered, _), .rejected(let answered, _, _),
-          .value(let answered, _):
+          .value(let answered, _), .authenticated(let answered, _):
           answered == identifier
         default:
           false

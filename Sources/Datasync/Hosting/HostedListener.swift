@@ -9,7 +9,7 @@ import Synchronization
 /// into events whose paths are relative to its location:
 /// - the value when the listen starts: `onStart` gets the `put` of the whole value at `/`;
 /// - a change: `put` (a value set at a path) or `patch` (a merge's entries below a path);
-/// - read access lost (rules changed, token revoked): `cancel`, then the listener ends;
+/// - read access lost (the rules changed): `cancel`, then the listener ends;
 /// - its token revoked: `auth_revoked`, then the listener ends.
 ///
 /// A listen refused from the start (an unknown token, the rules) gives `onStart` the refusal and
@@ -61,18 +61,19 @@ package final class HostedListener: Sendable {
 
   private var identifier: ObjectIdentifier { ObjectIdentifier(self) }
 
-  /// Connects to the back end, authenticates and starts the listen.
+  /// Connects to the back end, authenticates and starts the listen (once authenticated).
   package func start() {
     queue.async { [self] in
       database.attach(identifier) { [weak self] message in
         guard let self else { return }
         self.queue.async { self.receive(message) }
       }
-      if let refusal = database.authenticate(identifier, token: token, recordedBy: self) {
-        finish(start: .failure(refusal))
-        return
+      if let token {
+        database.handle(
+          .authenticate(DatasyncDatabase.authenticationRequest, token: token), from: identifier)
+      } else {
+        database.handle(.listen(path), from: identifier)
       }
-      database.handle(.listen(path), from: identifier)
     }
   }
 
@@ -90,6 +91,10 @@ package final class HostedListener: Sendable {
     switch (current, message) {
     case (.ended, _):
       return
+    case (.starting, .authenticated):
+      database.handle(.listen(path), from: identifier)
+    case (.starting, .rejected(_, let error, _)):
+      finish(start: .failure(HostedRefusal(error, isAuthentication: true)))
     case (.starting, .listenData(_, let value)):
       phase.withLock { $0 = .listening }
       callbacks.onStart(.success(.put(path: "/", data: value)))
@@ -99,6 +104,8 @@ package final class HostedListener: Sendable {
       callbacks.send(event(for: write))
     case (.listening, .revoked(_, let error)):
       end(with: .cancel(error))
+    case (.listening, .authenticationChanged(nil)):
+      end(with: .authRevoked)
     default:
       return
     }

@@ -73,9 +73,9 @@ final class NamespaceRegistry: @unchecked Sendable {
   private func open(_ namespace: Namespace?) throws(WebcomError) -> DatasyncDatabase {
     switch storage {
     case .memory:
-      return DatasyncDatabase()
+      return DatasyncDatabase(rules: rules, tokens: tokens)
     case .files:
-      throw WebcomError(.storageFailed, "PENDING: durable databases")
+      return try DatasyncDatabase(path: filePath(of: namespace)!, rules: rules, tokens: tokens)
     }
   }
 
@@ -89,6 +89,6 @@ final class NamespaceRegistry: @unchecked Sendable {
       defer { databases = [:] }
       return Array(databases.values)
     }
-    _ = closing
+    for database in closing { database.close() }
   }
 }

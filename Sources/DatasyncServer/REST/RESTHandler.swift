@@ -39,9 +39,19 @@ final class RESTHandler: HTTPHandler {
         case .pending: "stream pending"
         }
       log(
-        "\(request.remoteAddress) \"\(request.method) \(request.target)\" \(status) "
+        "\(request.remoteAddress) \"\(request.method) \(Self.redacted(request))\" \(status) "
           + String(format: "%.1f ms", elapsed))
     }
+  }
+
+  /// The request's target for the log, the value of its `auth` parameter (a credential)
+  /// replaced by `***`.
+  static func redacted(_ request: HTTPRequest) -> String {
+    guard let query = request.rawQuery else { return request.target }
+    let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map {
+      $0.hasPrefix("auth=") ? "auth=***" : String($0)
+    }
+    return request.rawPath + "?" + parameters.joined(separator: "&")
   }
 
   /// What became of a request, for the log.
