@@ -107,8 +107,8 @@ public final class DatabaseServer: Sendable {
   /// operations run), every database closed. Idempotent.
   public func stop() {
     keepAlive.cancel()
-    http.stop()
     streams.closeAll()
+    http.stop()
     namespaces.close()
   }
 }

@@ -65,7 +65,8 @@ import Testing
     let shallow = try server.request("GET", "/dinosaurs.json?shallow=true")
     #expect(
       shallow.bodyText
-        == #"{"bruhathkayosaurus":true,"count":6,"lambeosaurus":true,"linhenykus":true,"# + #""pterodactyl":true,"stegosaurus":true,"triceratops":true}"#)
+        == #"{"bruhathkayosaurus":true,"count":6,"lambeosaurus":true,"linhenykus":true,"#
+        + #""pterodactyl":true,"stegosaurus":true,"triceratops":true}"#)
     #expect(try server.request("GET", "/dinosaurs/count.json?shallow=true").bodyText == "6")
     let mixed = try server.request("GET", #"/dinosaurs.json?shallow=true&orderBy="$key""#)
     #expect(mixed.status == 400)
@@ -102,7 +103,9 @@ import Testing
         server.request("GET", #"/dinosaurs.json?orderBy="$key"&startAt="l"&endAt="p\uf8ff""#))
         == ["lambeosaurus", "linhenykus", "pterodactyl"])
     #expect(
-      try keys(server.request("GET", #"/dinosaurs.json?orderBy="$key"&startAfter="lambeosaurus"&limitToFirst=1"#))
+      try keys(
+        server.request(
+          "GET", #"/dinosaurs.json?orderBy="$key"&startAfter="lambeosaurus"&limitToFirst=1"#))
         == ["linhenykus"])
     #expect(
       try keys(server.request("GET", #"/dinosaurs.json?orderBy="$key"&endBefore="linhenykus""#))
@@ -119,7 +122,8 @@ import Testing
     let server = try seeded()
     // What Python's requests sends for orderBy="height"&startAt=3.
     #expect(
-      try keys(server.request("GET", "/dinosaurs.json?orderBy=%22height%22&startAt=3&limitToFirst=1"))
+      try keys(
+        server.request("GET", "/dinosaurs.json?orderBy=%22height%22&startAt=3&limitToFirst=1"))
         == ["triceratops"])
   }
 

@@ -7,7 +7,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RESTWriteTests {
   @Test func putReplacesAndEchoesTheValue() throws {
     let server = try TestDatabaseServer()
-    let put = try server.request("PUT", "/users/jack/name.json", body: #"{ "first": "Jack", "last": "Sparrow" }"#)
+    let put = try server.request(
+      "PUT", "/users/jack/name.json", body: #"{ "first": "Jack", "last": "Sparrow" }"#)
     #expect(put.status == 200)
     #expect(put.bodyText == #"{"first":"Jack","last":"Sparrow"}"#)
     let replaced = try server.request("PUT", "/users/jack/name.json", body: #"{"first": "Jack"}"#)
@@ -18,22 +19,29 @@ import Testing
     let pretty = try server.request("PUT", "/users/jack/tags.json?print=pretty", body: #"["a"]"#)
     #expect(pretty.bodyText == "[\n  \"a\"\n]")
     #expect(try server.request("PUT", "/users/jack/age.json", body: "null").bodyText == "null")
-    #expect(try server.request("GET", "/users/jack.json").bodyText == #"{"name":{"first":"Jack"},"tags":["a"]}"#)
+    #expect(
+      try server.request("GET", "/users/jack.json").bodyText
+        == #"{"name":{"first":"Jack"},"tags":["a"]}"#)
   }
 
   @Test func patchWritesChildrenAndPathsAtomically() throws {
     let server = try TestDatabaseServer()
-    _ = try server.request("PUT", "/users/jack.json", body: #"{"first": "Jack", "last": "Sparrow", "age": 40}"#)
-    let patch = try server.request("PATCH", "/users/jack.json", body: #"{"last": "Jones", "age": null}"#)
+    _ = try server.request(
+      "PUT", "/users/jack.json", body: #"{"first": "Jack", "last": "Sparrow", "age": 40}"#)
+    let patch = try server.request(
+      "PATCH", "/users/jack.json", body: #"{"last": "Jones", "age": null}"#)
     #expect(patch.status == 200)
     #expect(patch.bodyText == #"{"age":null,"last":"Jones"}"#)
-    #expect(try server.request("GET", "/users/jack.json").bodyText == #"{"first":"Jack","last":"Jones"}"#)
+    #expect(
+      try server.request("GET", "/users/jack.json").bodyText == #"{"first":"Jack","last":"Jones"}"#)
     let multi = try server.request(
-      "PATCH", "/.json", body: #"{"users/jack/last": "Sparrow", "users/anne/first": "Anne", "count": 2}"#)
+      "PATCH", "/.json",
+      body: #"{"users/jack/last": "Sparrow", "users/anne/first": "Anne", "count": 2}"#)
     #expect(multi.status == 200)
     #expect(
       try server.request("GET", "/.json").bodyText
-        == #"{"count":2,"users":{"anne":{"first":"Anne"},"jack":{"first":"Jack","last":"Sparrow"}}}"#)
+        == #"{"count":2,"users":{"anne":{"first":"Anne"},"jack":{"first":"Jack","last":"Sparrow"}}}"#
+    )
     // One invalid location refuses the whole merge.
     for body in [
       #"{"users/jack/last": "X", "users/b.d": 1}"#, #"{"users": 1, "users/jack": 2}"#,
@@ -57,8 +65,9 @@ import Testing
       names.append(name)
     }
     #expect(names == names.sorted { WebcomKey($0) < WebcomKey($1) })
-    let list = try JSONSerialization.jsonObject(
-      with: Data(server.request("GET", "/messages.json").body)) as? [String: [String: String]]
+    let list =
+      try JSONSerialization.jsonObject(
+        with: Data(server.request("GET", "/messages.json").body)) as? [String: [String: String]]
     #expect(names.map { list?[$0]?["text"] } == ["one", "two", "three"])
   }
 
@@ -80,10 +89,13 @@ import Testing
     let object = try JSONSerialization.jsonObject(with: Data(stamped.body)) as? [String: Int64]
     let time = try #require(object?["at"])
     #expect(time >= before && time <= after)
-    #expect(try server.request("PUT", "/n.json", body: #"{".sv": {"increment": 2}}"#).bodyText == "2")
-    #expect(try server.request("PUT", "/n.json", body: #"{".sv": {"increment": 3}}"#).bodyText == "5")
+    #expect(
+      try server.request("PUT", "/n.json", body: #"{".sv": {"increment": 2}}"#).bodyText == "2")
+    #expect(
+      try server.request("PUT", "/n.json", body: #"{".sv": {"increment": 3}}"#).bodyText == "5")
     let patched = try server.request(
-      "PATCH", "/.json", body: #"{"n": {".sv": {"increment": -1}}, "m/k": {".sv": {"increment": 0.5}}}"#)
+      "PATCH", "/.json",
+      body: #"{"n": {".sv": {"increment": -1}}, "m/k": {".sv": {"increment": 0.5}}}"#)
     #expect(patched.bodyText == #"{"m/k":0.5,"n":4}"#)
     #expect(try server.request("PUT", "/bad.json", body: #"{".sv": "later"}"#).status == 400)
   }
@@ -98,7 +110,8 @@ import Testing
             let client = try? TestHTTPClient(port: port)
             try? client?.send(
               TestDatabaseServer.requestText(
-                "PUT", "/counter.json?print=silent", body: #"{".sv": {"increment": 1}}"#, headers: [:]))
+                "PUT", "/counter.json?print=silent", body: #"{".sv": {"increment": 1}}"#,
+                headers: [:]))
             _ = try? client?.readResponse()
             client?.close()
           }
@@ -111,14 +124,18 @@ import Testing
   @Test func methodOverrideTurnsAPostIntoAnotherMethod() throws {
     let server = try TestDatabaseServer()
     _ = try server.request("PUT", "/a.json", body: #"{"x": 1, "y": 2}"#)
-    let delete = try server.request("POST", "/a/x.json", headers: ["X-HTTP-Method-Override": "DELETE"])
+    let delete = try server.request(
+      "POST", "/a/x.json", headers: ["X-HTTP-Method-Override": "DELETE"])
     #expect(delete.status == 200 && delete.bodyText == "null")
-    let patch = try server.request("POST", "/a.json", body: #"{"z": 3}"#, headers: ["X-HTTP-Method-Override": "PATCH"])
+    let patch = try server.request(
+      "POST", "/a.json", body: #"{"z": 3}"#, headers: ["X-HTTP-Method-Override": "PATCH"])
     #expect(patch.status == 200)
     #expect(try server.request("GET", "/a.json").bodyText == #"{"y":2,"z":3}"#)
-    let onPut = try server.request("PUT", "/a.json", body: "1", headers: ["X-HTTP-Method-Override": "DELETE"])
+    let onPut = try server.request(
+      "PUT", "/a.json", body: "1", headers: ["X-HTTP-Method-Override": "DELETE"])
     #expect(onPut.status == 400)
-    let unknown = try server.request("POST", "/a.json", body: "1", headers: ["X-HTTP-Method-Override": "TRACE"])
+    let unknown = try server.request(
+      "POST", "/a.json", body: "1", headers: ["X-HTTP-Method-Override": "TRACE"])
     #expect(unknown.status == 405)
   }
 

@@ -63,7 +63,8 @@ final class TestDatabaseServer {
   static func requestText(
     _ method: String, _ target: String, body: String?, headers: [String: String]
   ) -> String {
-    var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    var text = "\(method) \(target) HTTP/1.1\r\n"
+    if headers["Host"] == nil { text += "Host: 127.0.0.1\r\n" }
     for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
     if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
     return text + "Connection: close\r\n\r\n" + (body ?? "")

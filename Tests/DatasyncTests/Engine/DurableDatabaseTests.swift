@@ -16,7 +16,9 @@ import Testing
     let file = directory.path("app.sqlite")
     do {
       let database = try DatasyncDatabase(path: file)
-      _ = try write(database, .set(try datasyncPath("/rooms/a"), try jsonValue(#"{"x": 1, "y": [1, 2]}"#))).get()
+      _ = try write(
+        database, .set(try datasyncPath("/rooms/a"), try jsonValue(#"{"x": 1, "y": [1, 2]}"#))
+      ).get()
       _ = try write(
         database,
         .merge(
@@ -25,7 +27,10 @@ import Testing
       ).get()
       _ = try write(database, .increment(try datasyncPath("/count"), start: 0, step: 3)).get()
       _ = try write(
-        database, .set(try datasyncPath("/rooms/a/at"), try JSONValue.parsingRequestBody(Array(#"{".sv": "timestamp"}"#.utf8)))
+        database,
+        .set(
+          try datasyncPath("/rooms/a/at"),
+          try JSONValue.parsingRequestBody(Array(#"{".sv": "timestamp"}"#.utf8)))
       ).get()
       let stored = database.value(at: .root)
       database.close()
@@ -34,7 +39,8 @@ import Testing
       #expect(reopened.value(at: try datasyncPath("/rooms/b/name")) == .string("B"))
       #expect(reopened.value(at: try datasyncPath("/rooms/a/x")) == .null)
       #expect(reopened.value(at: try datasyncPath("/count")) == .int(3))
-      if case .int = reopened.value(at: try datasyncPath("/rooms/a/at")) {} else {
+      if case .int = reopened.value(at: try datasyncPath("/rooms/a/at")) {
+      } else {
         Issue.record("the server timestamp was not stored resolved")
       }
       reopened.close()
@@ -50,7 +56,8 @@ import Testing
       beforeChange: 1, error: WebcomError(.storageFailed, "the disk is full"))
     let refused = write(
       database,
-      .merge(try datasyncPath("/"), try JSONValue.parsingMergeBody(Array(#"{"a": 2, "b": 3}"#.utf8))))
+      .merge(
+        try datasyncPath("/"), try JSONValue.parsingMergeBody(Array(#"{"a": 2, "b": 3}"#.utf8))))
     guard case .failure(let refusal) = refused else {
       Issue.record("the write was acknowledged")
       return
@@ -85,7 +92,8 @@ import Testing
     let identifier = ObjectIdentifier(client)
     database.attach(identifier) { _ in }
     database.handle(
-      .writeOnDisconnection(1, .set(try datasyncPath("/presence/me"), .bool(false)), repeating: false),
+      .writeOnDisconnection(
+        1, .set(try datasyncPath("/presence/me"), .bool(false)), repeating: false),
       from: identifier)
     _ = try write(database, .set(try datasyncPath("/presence/me"), .bool(true))).get()
     database.detach(identifier)
@@ -102,7 +110,8 @@ import Testing
     defer { database.close() }
     #expect(throws: WebcomError.self) { try DatasyncDatabase(path: directory.path("app.sqlite")) }
     let notADatabase = directory.path("text.sqlite")
-    try Data("hello, this is not a database file at all".utf8).write(to: URL(fileURLWithPath: notADatabase))
+    try Data("hello, this is not a database file at all".utf8).write(
+      to: URL(fileURLWithPath: notADatabase))
     #expect(throws: WebcomError.self) { try DatasyncDatabase(path: notADatabase) }
   }
 }

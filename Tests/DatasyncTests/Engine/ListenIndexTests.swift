@@ -76,7 +76,8 @@ import Testing
     index.insert(deep, for: client)
     index.insert(DatasyncPath(validatedKeys: ["a"]), for: client)
     index.remove(deep, for: client)
-    #expect(index.listens(touchedBy: .set(deep, .null)) == [client: [DatasyncPath(validatedKeys: ["a"])]])
+    #expect(
+      index.listens(touchedBy: .set(deep, .null)) == [client: [DatasyncPath(validatedKeys: ["a"])]])
     index.remove(DatasyncPath(validatedKeys: ["a"]), for: client)
     #expect(index.listens(touchedBy: .set(.root, .null)).isEmpty)
   }

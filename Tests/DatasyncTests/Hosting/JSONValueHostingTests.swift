@@ -36,7 +36,8 @@ import Testing
     #expect(try increment.resolvingServerIncrements(against: .null) == .int(5))
     #expect(try increment.resolvingServerIncrements(against: .string("x")) == .int(5))
     #expect(
-      try increment.resolvingServerIncrements(against: .int(.max)) == .double(Double(Int64.max) + 5))
+      try increment.resolvingServerIncrements(against: .int(.max)) == .double(Double(Int64.max) + 5)
+    )
     let fraction = try body(#"{".sv": {"increment": 0.25}}"#)
     #expect(try fraction.resolvingServerIncrements(against: .int(1)) == .double(1.25))
     let huge = try body(#"{".sv": {"increment": 1.7e308}}"#)
@@ -75,7 +76,8 @@ import Testing
     #expect(entries.map(\.value) == [.int(1), try jsonValue(#"{"z": true}"#), .int(2)])
     let deletions = try JSONValue.parsingMergeBody(Array(#"{"gone": null}"#.utf8))
     #expect(deletions.first?.value == .null)
-    #expect(String(decoding: MergeEntry.jsonBytes(of: deletions), as: UTF8.self) == #"{"gone":null}"#)
+    #expect(
+      String(decoding: MergeEntry.jsonBytes(of: deletions), as: UTF8.self) == #"{"gone":null}"#)
     for text in [
       #"{"a": 1, "a/b": 2}"#, #"{"a/": 1}"#, #"{"/a": 1}"#, #"{"a//b": 1}"#, #"{"a/../b": 1}"#,
       #"{"a.b": 1}"#, "[1]", "1", #"{"a": }"#, "",
@@ -119,10 +121,13 @@ import Testing
     #expect(put.data == #"{"path":"/a \"b\"","data":{"x":1}}"#)
     #expect(HostedEvent.put(path: "/", data: .null).data == #"{"path":"/","data":null}"#)
     let entries = try JSONValue.parsingMergeBody(Array(#"{"x/y": 1, "z": null}"#.utf8))
-    #expect(HostedEvent.patch(path: "/p", entries: entries).data == #"{"path":"/p","data":{"x/y":1,"z":null}}"#)
+    #expect(
+      HostedEvent.patch(path: "/p", entries: entries).data
+        == #"{"path":"/p","data":{"x/y":1,"z":null}}"#)
     #expect(HostedEvent.keepAlive.data == "null")
     #expect(HostedEvent.authRevoked.data == "credential is no longer valid")
-    #expect(HostedEvent.cancel(WebcomError(.permissionDenied, "no \"way\"")).data == #""no \"way\"""#)
+    #expect(
+      HostedEvent.cancel(WebcomError(.permissionDenied, "no \"way\"")).data == #""no \"way\"""#)
   }
 
   @Test func restPathsDoNotNavigate() throws {

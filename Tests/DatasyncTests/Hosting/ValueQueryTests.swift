@@ -68,7 +68,9 @@ import Testing
     let numbersAndUp = try ValueQuery(
       order: .child(["score"]), start: .init(.int(3), isInclusive: true))
     #expect(
-      try sortedKeys(numbersAndUp) == ["e-int", "f-three", "g-big", "i-str", "h-str", "j-obj", "k-obj"])
+      try sortedKeys(numbersAndUp) == [
+        "e-int", "f-three", "g-big", "i-str", "h-str", "j-obj", "k-obj",
+      ])
     let afterThree = try ValueQuery(
       order: .child(["score"]), start: .init(.int(3), isInclusive: false),
       end: .init(.string("apple"), isInclusive: false))
@@ -105,9 +107,11 @@ import Testing
   @Test func keyOrderUsesKeyOrderAndRanks() throws {
     let text = #"{"10": 1, "9": 1, "a": 1, "b": 1, "c": 1, "-1": 1}"#
     #expect(try sortedKeys(try ValueQuery(order: .key), text) == ["-1", "9", "10", "a", "b", "c"])
-    let page = try ValueQuery(order: .key, start: .init(.string("9"), isInclusive: false), limit: .first(2))
+    let page = try ValueQuery(
+      order: .key, start: .init(.string("9"), isInclusive: false), limit: .first(2))
     #expect(try sortedKeys(page, text) == ["10", "a"])
-    let upToB = try ValueQuery(order: .key, end: .init(.string("b"), isInclusive: true), limit: .last(2))
+    let upToB = try ValueQuery(
+      order: .key, end: .init(.string("b"), isInclusive: true), limit: .last(2))
     #expect(try sortedKeys(upToB, text) == ["a", "b"])
     let beforeB = try ValueQuery(order: .key, end: .init(.string("b"), isInclusive: false))
     #expect(try sortedKeys(beforeB, text) == ["-1", "9", "10", "a"])
@@ -145,12 +149,20 @@ import Testing
       var pairs: [JSONObject.Element] = []
       for index in 0..<Int.random(in: 0...12, using: &generator) {
         let score = candidates.randomElement(using: &generator)!
-        pairs.append((WebcomKey("k\(index)"), .object(JSONObject([(key: "s", value: .int(1))]).setting(score, for: "v"))))
+        pairs.append(
+          (
+            WebcomKey("k\(index)"),
+            .object(JSONObject([(key: "s", value: .int(1))]).setting(score, for: "v"))
+          ))
       }
       pairs.sort { $0.key < $1.key }
       let node = JSONValue.object(JSONObject(pairs))
-      let start = Bool.random(using: &generator) ? candidates.dropLast().randomElement(using: &generator) : nil
-      let end = Bool.random(using: &generator) ? candidates.dropLast().randomElement(using: &generator) : nil
+      let start =
+        Bool.random(using: &generator)
+        ? candidates.dropLast().randomElement(using: &generator) : nil
+      let end =
+        Bool.random(using: &generator)
+        ? candidates.dropLast().randomElement(using: &generator) : nil
       let startInclusive = Bool.random(using: &generator)
       let endInclusive = Bool.random(using: &generator)
       let limitCount = Int.random(in: 0...5, using: &generator)
@@ -185,7 +197,9 @@ import Testing
       case .last(let count)?: expected = Array(expected.suffix(count))
       case nil: break
       }
-      #expect(keys(query.apply(to: node)) == expected.map(\.key.value).sorted { WebcomKey($0) < WebcomKey($1) })
+      #expect(
+        keys(query.apply(to: node))
+          == expected.map(\.key.value).sorted { WebcomKey($0) < WebcomKey($1) })
     }
   }
 }

@@ -39,7 +39,9 @@ import Testing
 
   @Test func aDeepChangeRecomputesOnlyTheNewNodes() throws {
     var tree = JSONValue.null
-    for index in 0..<2_000 { tree = tree.setting(.int(Int64(index)), at: ["list", WebcomKey("k\(index)")]) }
+    for index in 0..<2_000 {
+      tree = tree.setting(.int(Int64(index)), at: ["list", WebcomKey("k\(index)")])
+    }
     let before = tree.digest
     let changed = tree.setting(.string("new"), at: ["list", "k1000"])
     // The unchanged subtrees are shared: the old tree's digest is still cached and right.
