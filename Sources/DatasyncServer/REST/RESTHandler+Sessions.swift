@@ -63,20 +63,25 @@ extension RESTHandler {
     }
     let slot = SessionSlot(
       sessions: sessions, streams: streams, clientID: clientID, namespace: namespace)
-    let stream: HTTPEventStream
-    do {
-      stream = try responder.openEventStream { _ in slot.streamEnded() }
-    } catch {
-      throw RESTError(.internalServerError, error.message)
-    }
+    var opened: HTTPEventStream?
     let session = try sessions.open(
       clientID: clientID, namespace: namespace, database: database, token: token,
-      identity: identity,
-      send: { event in
-        if (try? stream.send(event: event.name, data: event.data)) == nil { stream.close() }
-      },
-      closeStream: { stream.close() })
-    slot.opened(session, stream: stream)
+      identity: identity
+    ) { () throws(RESTError) in
+      let stream: HTTPEventStream
+      do throws(WebcomError) {
+        stream = try responder.openEventStream { _ in slot.streamEnded() }
+      } catch {
+        throw RESTError(.internalServerError, error.message)
+      }
+      opened = stream
+      return SessionRegistry.Stream(
+        send: { event in
+          if (try? stream.send(event: event.name, data: event.data)) == nil { stream.close() }
+        },
+        close: { stream.close() })
+    }
+    if let opened { slot.opened(session, stream: opened) }
   }
 
   /// The client identifier of a session request: 16 to 128 ASCII letters, digits, `-` or `_`.
@@ -147,7 +152,7 @@ private final class SessionSlot: Sendable {
       }
       return (state.session, state.registration)
     }
-    if let registration { streams.remove(registration) }
     if let session { sessions.ended(session, clientID: clientID, namespace: namespace) }
+    if let registration { streams.remove(registration) }
   }
 }

@@ -49,18 +49,23 @@ final class SessionRegistry: @unchecked Sendable {
     self.maximumIdleClients = maximumIdleClients
   }
 
+  /// A session's event stream: how to send an event on it and how to end it.
+  struct Stream {
+    let send: @Sendable (HostedEvent) -> Void
+    let close: @Sendable () -> Void
+  }
+
   /// Starts a session for a client, replacing its live one if any (whose disconnection
   /// operations run first, and whose stream is closed).
   ///
   /// - Parameters:
   ///   - identity: The identity `token` stands for (nil without a token).
-  ///   - send: Sends the session's events on its stream.
-  ///   - closeStream: Ends the session's stream (when a newer one replaces it).
-  /// - Throws: ``RESTError`` (403) when the live session is authenticated as another identity.
+  ///   - openStream: Opens the session's stream, once the session may start.
+  /// - Throws: ``RESTError`` (403) when the live session is authenticated as another identity
+  ///   (no stream is opened), or what `openStream` throws.
   func open(
     clientID: String, namespace: Namespace?, database: DatasyncDatabase, token: String?,
-    identity: DatasyncAuthentication?, send: @escaping @Sendable (HostedEvent) -> Void,
-    closeStream: @escaping @Sendable () -> Void
+    identity: DatasyncAuthentication?, openStream: () throws(RESTError) -> Stream
   ) throws(RESTError) -> HostedSession {
     let key = Key(namespace: namespace, clientID: clientID)
     while true {
@@ -73,7 +78,6 @@ final class SessionRegistry: @unchecked Sendable {
       let replaced: Result<(HostedSession, (@Sendable () -> Void)?), RESTError>? =
         client.lock.withLock {
           guard !client.isForgotten else { return nil }
-          var previousStream: (@Sendable () -> Void)?
           if let live = client.session {
             let isSameClient =
               live.token == token || live.identity == nil || live.identity == identity
@@ -83,13 +87,19 @@ final class SessionRegistry: @unchecked Sendable {
                   .forbidden,
                   "the client \(clientID) has a live session authenticated as another identity"))
             }
-            live.close()
-            previousStream = client.closeStream
           }
+          let stream: Stream
+          do throws(RESTError) {
+            stream = try openStream()
+          } catch {
+            return .failure(error)
+          }
+          client.session?.close()
+          let previousStream = client.closeStream
           let session = HostedSession(
-            database: database, identity: client.identity, clientID: clientID, send: send)
+            database: database, identity: client.identity, clientID: clientID, send: stream.send)
           client.session = session
-          client.closeStream = closeStream
+          client.closeStream = stream.close
           session.start(token: token)
           return .success((session, previousStream))
         }
