@@ -444,20 +444,18 @@ final class ClientCore: @unchecked Sendable {
   }
 
   /// Tells the subscriptions that asked for acknowledgements which data the back end confirmed:
-  /// one child acknowledgement per confirmed child inside the window, then one value
-  /// acknowledgement, per view touched by the write.
+  /// one child acknowledgement per confirmed child inside the window of every view touched by the
+  /// write, then one value acknowledgement per view (see ``emitLocked(from:footprints:)`` for the
+  /// order).
   private func emitAcknowledgementsLocked(of footprint: ChangeFootprint) {
-    let touched = views.values.filter { view in
+    let candidates = views.values.filter { view in
       view.isComplete
         && view.subscriptions.contains {
           $0.wants(.valueAcknowledgement) || $0.wants(.childAcknowledgement)
         }
     }
-    .sorted { lhs, rhs in
-      lhs.path.depth != rhs.path.depth
-        ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
-    }
-    for view in touched {
+    var acknowledgements: [(view: View, children: [EventRecord], value: EventRecord)] = []
+    for view in Self.deeperFirst(candidates) {
       let keys: [WebcomKey]?
       if footprint.path == view.path {
         keys = footprint.children
@@ -484,9 +482,14 @@ final class ClientCore: @unchecked Sendable {
       let valueRecord = EventRecord(
         eventType: .valueAcknowledgement, path: view.path, value: window.value, previousKey: nil,
         acked: !pending.overlaps(view.path))
+      acknowledgements.append((view, childRecords, valueRecord))
+    }
+    for (view, childRecords, _) in acknowledgements {
       for subscription in view.subscriptions where subscription.wants(.childAcknowledgement) {
         subscription.enqueue(childRecords)
       }
+    }
+    for (view, _, valueRecord) in acknowledgements {
       for subscription in view.subscriptions where subscription.wants(.valueAcknowledgement) {
         subscription.enqueue([valueRecord])
       }
@@ -528,39 +531,46 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  /// Raises the events of the change from `old` to `visible` on every complete view it touched:
-  /// deeper views first, each view's events in the order removals, additions, changes, value.
+  /// Raises the events of the change from `old` to `visible` on every complete view it touched.
+  ///
+  /// Two passes, so that the order of the events of one change does not depend on which other
+  /// views exist: first the child events of every view (deeper views first, then by creation;
+  /// each view's in the order removals, additions, changes), then the value events in the same
+  /// view order. A subscriber that closes a batch at a value event has therefore seen every
+  /// child event of the change, whatever the views of other subscriptions.
   private func emitLocked(from old: JSONValue, footprints: [ChangeFootprint]) {
     guard !views.isEmpty else { return }
     let effects = ChangeEffect.effects(of: footprints, from: old, to: visible)
     guard !effects.isEmpty else { return }
-    let touched = views.values.compactMap { view -> (View, ViewRelevance)? in
-      guard view.isComplete else { return nil }
+    let diffs = Self.deeperFirst(views.values.filter(\.isComplete)).compactMap {
+      view -> (view: View, diff: ViewDiff)? in
       let relevance = ViewRelevance(of: effects, at: view.path)
       if case .none = relevance { return nil }
-      return (view, relevance)
+      return ViewDiff.compute(
+        path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible
+      ).map { (view, $0) }
     }
-    .sorted { lhs, rhs in
-      lhs.0.path.depth != rhs.0.path.depth
-        ? lhs.0.path.depth > rhs.0.path.depth : lhs.0.sequence < rhs.0.sequence
-    }
-    for (view, relevance) in touched {
-      guard
-        let diff = ViewDiff.compute(
-          path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible
-        )
-      else { continue }
+    for (view, diff) in diffs where !diff.children.isEmpty {
       let childRecords = diff.children.map { record(for: $0, in: view) }
-      let valueRecord = EventRecord(
-        eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
-        acked: !pending.overlaps(view.path))
       for subscription in view.subscriptions where !subscription.eventType.isValueType {
         subscription.enqueue(childRecords.filter { subscription.wants($0.eventType) })
       }
-      guard diff.valueChanged else { continue }
+    }
+    for (view, diff) in diffs where diff.valueChanged {
+      let valueRecord = EventRecord(
+        eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
+        acked: !pending.overlaps(view.path))
       for subscription in view.subscriptions where subscription.wants(.valueChange) {
         subscription.enqueue([valueRecord])
       }
+    }
+  }
+
+  /// Views in event order: deeper paths first, then by creation.
+  private static func deeperFirst(_ views: some Sequence<View>) -> [View] {
+    views.sorted { lhs, rhs in
+      lhs.path.depth != rhs.path.depth
+        ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
     }
   }
 
