@@ -128,4 +128,60 @@ import Testing
     try write("acks/a", 1)
     #expect(recorder.take(2) == ["last2:ack+a", #"all:ack={"a":1}"#])
   }
+
+  /// Subscribes, in this order, to the value of `list` and to its last two children (child
+  /// events and value), and consumes the replays.
+  private func watchList(
+    _ list: DatasyncNode, _ recorder: LabelledRecorder
+  ) throws {
+    _ = try #require(
+      list.subscribe(to: .valueChange, queue: queue, onEvent: recorder.recorder("all")))
+    _ = try #require(
+      list.subscribe(
+        to: Self.childEvents, childrenConstraint: .last(limit: 2), queue: queue,
+        onEvent: recorder.recorder("last2")))
+    _ = try #require(
+      list.subscribe(
+        to: .valueChange, childrenConstraint: .last(limit: 2), queue: queue,
+        onEvent: recorder.recorder("last2")))
+    #expect(recorder.take(4).count == 4)
+  }
+
+  @Test func aRevertedWriteKeepsTheOrder() throws {
+    let database = DatasyncDatabase()
+    database.setWriteRule { path in
+      path.string == "/list/z" ? WebcomError(.permissionDenied, "no z") : nil
+    }
+    let manager = makeApplication(database: database).datasyncService.createManager()
+    let list = try manager.nodeThrows(for: "list")
+    try waitForResult { list.set(["a": 1, "b": 2, "c": 3], queue: $0, then: $1) }
+    let recorder = LabelledRecorder()
+    try watchList(list, recorder)
+    #expect(throws: WebcomError.self) {
+      try waitForResult { list.relativeNode(for: "z")!.set(26, queue: $0, then: $1) }
+    }
+    #expect(
+      recorder.take(8) == [
+        "last2:-b", "last2:+z", #"all:={"a":1,"b":2,"c":3,"z":26}"#, #"last2:={"c":3,"z":26}"#,
+        "last2:-z", "last2:+b", #"all:={"a":1,"b":2,"c":3}"#, #"last2:={"b":2,"c":3}"#,
+      ])
+  }
+
+  @Test func aResynchronisationKeepsTheOrder() throws {
+    let database = DatasyncDatabase()
+    let alice = makeApplication("alice", database: database).datasyncService
+    let bob = try makeApplication("bob", database: database).datasyncService.createManager()
+      .nodeThrows(for: "list")
+    try waitForResult { bob.set(["a": 1, "b": 2, "c": 3], queue: $0, then: $1) }
+    let list = try alice.createManager().nodeThrows(for: "list")
+    let recorder = LabelledRecorder()
+    try watchList(list, recorder)
+    alice.isConnectionEnabled = false
+    try waitForResult { bob.relativeNode(for: "d")!.set(4, queue: $0, then: $1) }
+    alice.isConnectionEnabled = true
+    #expect(
+      recorder.take(4) == [
+        "last2:-b", "last2:+d", #"all:={"a":1,"b":2,"c":3,"d":4}"#, #"last2:={"c":3,"d":4}"#,
+      ])
+  }
 }
