@@ -5,10 +5,12 @@ extension DatasyncNode {
   ///
   /// The subscription first replays the current data — one child addition per existing child in
   /// key order (within the window of `childrenConstraint`) for child events, the current value
-  /// for value events — then delivers live events. The replay is made only from complete data,
-  /// in subscription order on `queue`: subscribing to child additions and then to value changes
-  /// of the same node delivers that value event after all the replayed additions, which tells
-  /// that the initial load is complete.
+  /// for value events — then delivers live events. The replay is made only from complete data
+  /// (the back end's data for the node or an ancestor, or a local `set` of the node or of an
+  /// ancestor, even while offline; see ``DatasyncService/isConnectionEnabled``), in subscription
+  /// order on `queue`: subscribing to child additions and then to value changes of the same node
+  /// delivers that value event after all the replayed additions, which tells that the initial
+  /// load is complete.
   ///
   /// For one write (or one message from the back end), the child events of every subscription
   /// of this service come before any value event: first the child events, subscriptions of

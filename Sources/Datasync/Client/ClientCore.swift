@@ -69,8 +69,62 @@ final class ClientCore: @unchecked Sendable {
     connection.open { [weak self] message in self?.receive(message) }
   }
 
+  /// Closes the connection and answers the requests still waiting, as nothing else will: those
+  /// never sent fail with `writeCancelled` (a write or a disconnection write: not applied) or
+  /// `disconnected` (a read); those sent fail with `disconnected` (a write may have been applied).
   deinit {
     connection.close()
+    var unsent: [WriteIdentifier: ClientRequest] = [:]
+    for request in outbox {
+      if let identifier = Self.identifier(of: request) { unsent[identifier] = request }
+    }
+    let waiting = pending.all.map { ($0.identifier, $0.operation.path) }
+    let writePaths = Dictionary(waiting, uniquingKeysWith: { first, _ in first })
+    for (identifier, answer) in answers.sorted(by: { $0.key < $1.key }) {
+      let error: WebcomError
+      if let request = unsent[identifier] {
+        error = Self.unsentRequestError(request)
+      } else if let path = readPaths[identifier] {
+        error = WebcomError(
+          .disconnected,
+          "the service was released before the back end answered the read of \(path.string)")
+      } else {
+        let subject = writePaths[identifier].map { "the write to \($0.string)" } ?? "a request"
+        error = WebcomError(
+          .disconnected,
+          "the service was released before the back end answered \(subject); "
+            + "it may have been applied")
+      }
+      answer(.failure(error))
+    }
+  }
+
+  /// The identifier of a request that expects an answer.
+  private static func identifier(of request: ClientRequest) -> WriteIdentifier? {
+    switch request {
+    case .listen, .unlisten: nil
+    case .write(let identifier, _), .writeOnDisconnection(let identifier, _, _),
+      .cancelDisconnectionWrites(let identifier, _), .read(let identifier, _):
+      identifier
+    }
+  }
+
+  /// The error of a request the service never sent because it was released first.
+  private static func unsentRequestError(_ request: ClientRequest) -> WebcomError {
+    let reason = "the service was released before it was sent to the back end"
+    switch request {
+    case .read(_, let path):
+      return WebcomError(.disconnected, "cannot read \(path.string): \(reason)")
+    case .write(_, let operation), .writeOnDisconnection(_, let operation, _):
+      return WebcomError(
+        .writeCancelled, "the write to \(operation.path.string) was not applied: \(reason)")
+    case .cancelDisconnectionWrites(_, let path):
+      return WebcomError(
+        .writeCancelled,
+        "the disconnection writes at \(path.string) were not cancelled: \(reason)")
+    case .listen, .unlisten:
+      return WebcomError(.disconnected, reason)
+    }
   }
 
   // MARK: Reading
@@ -85,17 +139,27 @@ final class ClientCore: @unchecked Sendable {
     lock.withLock { visible.value(at: path.keys) }
   }
 
-  /// The complete value at a path: from the cache when a listen covers it, else from the back end.
+  /// The complete value at a path: from the cache when it holds complete data there (see
+  /// ``hasCompleteDataLocked(at:)``), else from the back end; while the application has disabled
+  /// the connection, `disconnected` instead of waiting.
   func read(at path: DatasyncPath, answer: @escaping Answer) {
-    let cached = lock.withLock { () -> JSONValue? in
-      if isCoveredLocked(path) { return visible.value(at: path.keys) }
+    let result = lock.withLock { () -> WebcomResult<JSONValue>? in
+      if hasCompleteDataLocked(at: path) { return .success(visible.value(at: path.keys)) }
+      guard isEnabled else { return .failure(Self.disabledReadError(at: path)) }
       let identifier = makeIdentifierLocked()
       answers[identifier] = answer
       readPaths[identifier] = path
       sendLocked(.read(identifier, path))
       return nil
     }
-    if let cached { answer(.success(cached)) }
+    if let result { answer(result) }
+  }
+
+  private static func disabledReadError(at path: DatasyncPath) -> WebcomError {
+    WebcomError(
+      .disconnected,
+      "cannot read \(path.string): the connection is disabled and the cache does not hold the "
+        + "complete value (subscribe to the node, or set it, to keep it in the cache)")
   }
 
   // MARK: Writing
@@ -111,6 +175,7 @@ final class ClientCore: @unchecked Sendable {
       visible = local.applyingOptimistically(to: visible)
       pending.append(PendingWrites.Write(identifier: identifier, operation: local))
       emitLocked(from: old, footprints: [local.footprint])
+      completeViewsLocked { pending.replacesWholeValue(at: $0.path) }
       if let answer { answers[identifier] = answer }
       sendLocked(.write(identifier, operation))
     }
@@ -212,7 +277,7 @@ final class ClientCore: @unchecked Sendable {
       } else {
         view = View(
           path: key.path, constraint: key.constraint, sequence: subscription.sequence,
-          isComplete: isCoveredLocked(key.path))
+          isComplete: hasCompleteDataLocked(at: key.path))
         views[key] = view
         listens[key.path, default: Listen()].viewCount += 1
         if listens[key.path]?.viewCount == 1 && connectionState != .disconnected {
@@ -258,17 +323,39 @@ final class ClientCore: @unchecked Sendable {
   var isConnectionEnabled: Bool { lock.withLock { isEnabled } }
 
   /// Disconnects (writes keep applying locally and queue) or reconnects (queued writes are sent
-  /// in order).
+  /// in order). Disconnecting answers the reads still waiting for the back end: from the cache
+  /// when it holds their complete value, else with `disconnected`.
   func setConnectionEnabled(_ enabled: Bool) {
-    let (changed, callout) = lock.withLock { () -> (Bool, (() -> Void)?) in
-      guard enabled != isEnabled else { return (false, nil) }
+    let (changed, callouts) = lock.withLock { () -> (Bool, [() -> Void]) in
+      guard enabled != isEnabled else { return (false, []) }
       isEnabled = enabled
+      var callouts = enabled ? [] : abandonReadsLocked()
       // Until the back end confirms the reconnection, requests queue in the outbox so that
       // they keep their order.
-      return (true, setStateLocked(.disconnected))
+      if let callout = setStateLocked(.disconnected) { callouts.append(callout) }
+      return (true, callouts)
     }
     if changed { connection.setConnected(enabled) }
-    callout?()
+    for callout in callouts { callout() }
+  }
+
+  /// Stops waiting for the reads sent to the back end (a late answer is ignored) and returns the
+  /// calls that answer them.
+  private func abandonReadsLocked() -> [() -> Void] {
+    guard !readPaths.isEmpty else { return [] }
+    let abandoned = readPaths.sorted { $0.key < $1.key }
+    readPaths = [:]
+    outbox.removeAll { request in
+      if case .read = request { return true }
+      return false
+    }
+    return abandoned.compactMap { identifier, path in
+      guard let answer = answers.removeValue(forKey: identifier) else { return nil }
+      let result: WebcomResult<JSONValue> =
+        hasCompleteDataLocked(at: path)
+        ? .success(visible.value(at: path.keys)) : .failure(Self.disabledReadError(at: path))
+      return { answer(result) }
+    }
   }
 
   /// Calls `observer` on every change of the connection state; returns a token for
@@ -306,7 +393,7 @@ final class ClientCore: @unchecked Sendable {
         guard listens[path] != nil else { return }
         applyServerLocked(.set(path, value))
         listens[path]?.isComplete = true
-        completeViewsLocked(under: path)
+        completeViewsLocked { path.isAncestorOrSelf(of: $0.path) }
       case .changed(let operation):
         applyServerLocked(operation)
       case .acknowledged(let identifier, let announced):
@@ -400,6 +487,15 @@ final class ClientCore: @unchecked Sendable {
     visible = pending.applied(to: server)
   }
 
+  /// Whether the cache holds the complete value at a path: a listen at or above it has brought
+  /// the back end's data (and keeps it up to date while connected), or a pending local write
+  /// replaces the whole value there (a `set` at or above it, or a `merge` naming the child at or
+  /// above it). A merge alone never makes its own node complete.
+  private func hasCompleteDataLocked(at path: DatasyncPath) -> Bool {
+    isCoveredLocked(path) || pending.replacesWholeValue(at: path)
+  }
+
+  /// Whether a listen at or above a path has brought the back end's complete data.
   private func isCoveredLocked(_ path: DatasyncPath) -> Bool {
     var node: DatasyncPath? = path
     while let current = node {
@@ -508,8 +604,11 @@ final class ClientCore: @unchecked Sendable {
     emitLocked(from: old, footprints: footprints + pending.footprints)
   }
 
-  private func completeViewsLocked(under path: DatasyncPath) {
-    let completed = views.values.filter { !$0.isComplete && path.isAncestorOrSelf(of: $0.path) }
+  /// Marks the incomplete views for which `isNowComplete` holds as complete, and replays their
+  /// data to their subscriptions, in subscription order. A view stays complete from then on.
+  private func completeViewsLocked(where isNowComplete: (View) -> Bool) {
+    let completed = views.values.filter { !$0.isComplete && isNowComplete($0) }
+    guard !completed.isEmpty else { return }
     for view in completed { view.isComplete = true }
     let replays = completed.flatMap { view in view.subscriptions.map { (view, $0) } }
       .sorted { $0.1.sequence < $1.1.sequence }
