@@ -551,7 +551,7 @@ final class ClientCore: @unchecked Sendable {
         }
     }
     var acknowledgements: [(view: View, children: [EventRecord], value: EventRecord)] = []
-    for view in Self.deeperFirst(candidates) {
+    for view in candidates.sorted(by: Self.precedes) {
       let keys: [WebcomKey]?
       if footprint.path == view.path {
         keys = footprint.children
@@ -641,11 +641,15 @@ final class ClientCore: @unchecked Sendable {
     guard !views.isEmpty else { return }
     let effects = ChangeEffect.effects(of: footprints, from: old, to: visible)
     guard !effects.isEmpty else { return }
-    let diffs = Self.deeperFirst(views.values.filter(\.isComplete)).compactMap {
-      view -> (view: View, diff: ViewDiff)? in
+    let touched = views.values.compactMap { view -> (View, ViewRelevance)? in
+      guard view.isComplete else { return nil }
       let relevance = ViewRelevance(of: effects, at: view.path)
       if case .none = relevance { return nil }
-      return ViewDiff.compute(
+      return (view, relevance)
+    }
+    let diffs = touched.sorted { Self.precedes($0.0, $1.0) }.compactMap {
+      view, relevance -> (view: View, diff: ViewDiff)? in
+      ViewDiff.compute(
         path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible
       ).map { (view, $0) }
     }
@@ -665,12 +669,10 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  /// Views in event order: deeper paths first, then by creation.
-  private static func deeperFirst(_ views: some Sequence<View>) -> [View] {
-    views.sorted { lhs, rhs in
-      lhs.path.depth != rhs.path.depth
-        ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
-    }
+  /// The order of views' events: deeper paths first, then by creation.
+  private static func precedes(_ lhs: View, _ rhs: View) -> Bool {
+    lhs.path.depth != rhs.path.depth
+      ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
   }
 
   private func record(for change: ChildChange, in view: View) -> EventRecord {
