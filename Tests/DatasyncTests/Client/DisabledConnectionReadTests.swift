@@ -79,4 +79,28 @@ import Testing
     #expect(counter.succeeded == 1 && counter.failed.count == 2)
     observation.cancel()
   }
+
+  @Test func readsRacingConnectionTogglesAreAllAnswered() throws {
+    let client = TestClient("racing", database: DatasyncDatabase())
+    let known = try client.node("known")
+    try waitForResult { known.set(["a": 1], queue: $0, then: $1) }
+    let counter = CallbackCounter()
+    let readers = 4
+    let readsPerReader = 50
+    DispatchQueue.concurrentPerform(iterations: readers + 1) { worker in
+      if worker == readers {
+        for round in 0..<20 { client.service.isConnectionEnabled = round % 2 == 1 }
+        return
+      }
+      for index in 0..<readsPerReader {
+        let path = index % 3 == 0 ? "known/a" : "unknown/\(worker)/\(index)"
+        client.manager.node(for: path)?.value(queue: queue, then: counter.record)
+        if index % 10 == 0 { known.relativeNode(for: "w\(worker)")?.set(index, queue: queue) }
+      }
+    }
+    client.service.isConnectionEnabled = true
+    #expect(counter.wait(for: readers * readsPerReader))
+    #expect(counter.succeeded + counter.failed.count == readers * readsPerReader)
+    #expect(counter.failed.allSatisfy { $0.code == .disconnected })
+  }
 }
