@@ -7,7 +7,7 @@ import Testing
 @Suite struct ServiceReleaseTests {
   let queue = DispatchQueue(label: "test.service-release")
 
-  @Test func queuedWritesAreCancelledAndQueuedReadsDisconnected() throws {
+  @Test func writesQueuedWhileDisabledAreCancelled() throws {
     let database = DatasyncDatabase()
     let counter = CallbackCounter()
     weak var weakService: DatasyncService?
