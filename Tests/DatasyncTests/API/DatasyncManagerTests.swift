@@ -70,7 +70,7 @@ import Testing
     #expect(kept.wait(forCount: 2))
     queue.sync {}
     #expect(stored.recorded.count == 1)
-    #expect(stored.recordedCompletions == [.cancelled(explicitly: false)])
+    #expect(stored.recordedCompletions == [.cancelled(explicitly: true)])
     #expect(kept.recordedCompletions.isEmpty)
     withExtendedLifetime(own) {}
   }
