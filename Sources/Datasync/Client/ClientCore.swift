@@ -431,6 +431,10 @@ final class ClientCore: @unchecked Sendable {
         }
       case .revoked(let path, let error):
         callouts.append(revokeLocked(at: path, error: error))
+      case .authenticated, .authenticationChanged:
+        // This client never asks to authenticate: only the embedded connection's hooks do, and
+        // they take their answers.
+        return
       }
     }
     for callout in callouts { callout() }
