@@ -76,7 +76,9 @@ public final class DatabaseServer: Sendable {
     _ = try namespaces.database(for: nil)
     streams = StreamRegistry()
     let handler = RESTHandler(
-      namespaces: namespaces, streams: streams, log: configuration.requestLog)
+      namespaces: namespaces, streams: streams,
+      sessions: SessionRegistry(maximumIdleClients: configuration.maximumIdleSessionClients),
+      log: configuration.requestLog)
     do throws(WebcomError) {
       http = try HTTPServer(configuration: configuration.http, handler: handler)
     } catch {

@@ -27,6 +27,10 @@ extension DatabaseServer {
     public var keepAliveInterval = Duration.seconds(30)
     /// The most namespaces served at once (default 64): a request for one more is answered 503.
     public var maximumNamespaces = 64
+    /// How many clients of the session protocol without a live session the server remembers
+    /// (default 10,000): beyond it, the longest idle one is forgotten and the disconnection
+    /// operations it registered to run at every disconnection are cancelled.
+    public var maximumIdleSessionClients = 10_000
     /// Called with one line per request (for `--verbose`), nil for no request log.
     public var requestLog: (@Sendable (String) -> Void)?
 

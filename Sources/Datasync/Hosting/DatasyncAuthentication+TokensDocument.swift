@@ -31,16 +31,23 @@ extension DatasyncAuthentication {
       guard !token.isEmpty else {
         throw WebcomError(.invalidArgument, "the tokens document maps an empty token")
       }
-      tokens[token] = try identity(entry, token: token)
+      do {
+        tokens[token] = try identity(from: entry)
+      } catch {
+        throw WebcomError(.invalidArgument, "the token \(WebcomKey.quoted(token)) \(error.message)")
+      }
     }
     return tokens
   }
 
-  private static func identity(_ entry: JSONValue, token: String) throws(WebcomError)
-    -> DatasyncAuthentication
-  {
+  /// An identity from its JSON form: `{"uid": "…", "provider": "…", "claims": {…}}` or
+  /// `{"admin": true}`.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidArgument` whose message says what is wrong
+  ///   (to follow the name of what was read).
+  static func identity(from entry: JSONValue) throws(WebcomError) -> DatasyncAuthentication {
     func invalid(_ reason: String) -> WebcomError {
-      WebcomError(.invalidArgument, "the token \(WebcomKey.quoted(token)) \(reason)")
+      WebcomError(.invalidArgument, reason)
     }
     guard case .object(let members) = entry else {
       throw invalid("must map to an object ({\"uid\": …} or {\"admin\": true})")
@@ -51,7 +58,9 @@ extension DatasyncAuthentication {
       }
       return .admin
     }
-    if let unknown = members.keys.first(where: { !["uid", "provider", "claims"].contains($0) }) {
+    if let unknown = members.keys.first(where: {
+      !["uid", "provider", "claims"].contains($0.value)
+    }) {
       throw invalid("has an unknown member \(WebcomKey.quoted(unknown.value))")
     }
     guard case .string(let uid)? = members["uid"], !uid.isEmpty else {
@@ -72,5 +81,14 @@ extension DatasyncAuthentication {
       for (name, claim) in object { claims[name.value] = DatasyncValue(claim) }
     }
     return DatasyncAuthentication(uid: uid, provider: provider, claims: claims)
+  }
+
+  /// The JSON form of the identity, as ``identity(from:)`` reads it.
+  var jsonValue: JSONValue {
+    if isAdmin { return .object(JSONObject([(key: "admin", value: .bool(true))])) }
+    let members: [JSONObject.Element] = [
+      ("claims", token), ("provider", .string(provider)), ("uid", .string(uid)),
+    ]
+    return .object(JSONObject(members))
   }
 }

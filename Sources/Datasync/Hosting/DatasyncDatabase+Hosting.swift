@@ -37,6 +37,38 @@ extension DatasyncDatabase {
     }
   }
 
+  /// The identity a token stands for now.
+  ///
+  /// - Returns: The identity, or the refusal of an unknown or revoked token.
+  package func hostedAuthentication(token: String) -> Result<DatasyncAuthentication, HostedRefusal>
+  {
+    let client = OneShotClient()
+    let identifier = ObjectIdentifier(client)
+    attach(identifier) { message in client.record(message) }
+    defer {
+      detach(identifier)
+      withExtendedLifetime(client) {}
+    }
+    handle(.authenticate(Self.authenticationRequest, token: token), from: identifier)
+    switch client.answer(to: Self.authenticationRequest) {
+    case .authenticated(_, let identity)?: return .success(identity)
+    case .rejected(_, let error, _)?: return .failure(HostedRefusal(error, isAuthentication: true))
+    case let other: return .failure(Self.unexpected(other ?? .disconnected))
+    }
+  }
+
+  /// Forgets a client of the session protocol for good: the disconnection operations it left
+  /// registered (those run at every disconnection) are cancelled without running.
+  ///
+  /// - Parameter identity: The client's identity object (see ``HostedSession``); no session of
+  ///   it may be connected.
+  package func forgetHostedClient(_ identity: AnyObject) {
+    let identifier = ObjectIdentifier(identity)
+    attach(identifier) { _ in }
+    handle(.cancelDisconnectionWrites(Self.authenticationRequest, .root), from: identifier)
+    detach(identifier)
+  }
+
   /// Connects a short-lived client, authenticates it, sends one request and returns the answer
   /// to it (the message carrying its identifier), then disconnects it. The back end answers
   /// each request while handling it, so the answer is there when `handle` returns.

@@ -52,6 +52,114 @@ struct JSONParser {
     }
   }
 
+  /// Reads a JSON text that must be an object, without parsing its members' values: each
+  /// member's key and the bytes of its value in the text (checked to be well-formed JSON, keys
+  /// not checked), in order; a repeated key keeps its last value. The caller parses each value as
+  /// it needs (``parse(_:allowsIncrements:)``, ``parseMembers(_:)``).
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` when the text is not a well-formed JSON
+  ///   object (or nests deeper than 64 levels).
+  static func rawMembers(_ data: some ContiguousBytes) throws(WebcomError)
+    -> [(key: String, value: Range<Int>)]
+  {
+    try run(data, allowsIncrements: false) { parser throws(Failure) in
+      parser.skipWhitespace()
+      guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{")
+      else { throw Failure(code: .invalidValue, reason: "a JSON object is expected") }
+      var members: [(key: String, value: Range<Int>)] = []
+      try parser.skipContainer(depth: 0) { parser, key, range in
+        if let key, let position = members.firstIndex(where: { $0.key == key }) {
+          members[position].value = range
+        } else if let key {
+          members.append((key, range))
+        }
+      }
+      return members
+    }
+  }
+
+  /// Reads a JSON text that must be an array, without parsing its elements: the bytes of each
+  /// element in the text (checked to be well-formed JSON), in order.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` when the text is not a well-formed JSON
+  ///   array (or nests deeper than 64 levels).
+  static func rawElements(_ data: some ContiguousBytes) throws(WebcomError) -> [Range<Int>] {
+    try run(data, allowsIncrements: false) { parser throws(Failure) in
+      parser.skipWhitespace()
+      guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "[")
+      else { throw Failure(code: .invalidValue, reason: "a JSON array is expected") }
+      var elements: [Range<Int>] = []
+      try parser.skipContainer(depth: 0) { _, _, range in elements.append(range) }
+      return elements
+    }
+  }
+
+  /// The deepest nesting a skipped value may have.
+  private static let maximumSkippedDepth = 64
+
+  /// Skips a value, checking that it is well-formed JSON (keys of any text).
+  private mutating func skipValue(depth: Int) throws(Failure) {
+    skipWhitespace()
+    guard index < bytes.count else { throw malformed("unexpected end") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"), UInt8(ascii: "["): try skipContainer(depth: depth) { _, _, _ in }
+    case UInt8(ascii: "\""): _ = try parseString()
+    case UInt8(ascii: "t"): _ = try expect("true", value: .null)
+    case UInt8(ascii: "f"): _ = try expect("false", value: .null)
+    case UInt8(ascii: "n"): _ = try expect("null", value: .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+    default: throw malformed("unexpected character")
+    }
+  }
+
+  /// Skips an object or an array at `index`, reporting each member (with its key) or element
+  /// (without) and the bytes of its value.
+  private mutating func skipContainer(
+    depth: Int, _ report: (inout JSONParser, String?, Range<Int>) throws(Failure) -> Void
+  ) throws(Failure) {
+    let isObject = bytes[index] == UInt8(ascii: "{")
+    let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+    guard depth < Self.maximumSkippedDepth else {
+      throw Failure(
+        code: .invalidValue, reason: "it is nested deeper than \(Self.maximumSkippedDepth) levels")
+    }
+    index += 1
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == close {
+      index += 1
+      return
+    }
+    while true {
+      var key: String?
+      if isObject {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+          throw malformed("expected a key")
+        }
+        key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+          throw malformed("expected \":\"")
+        }
+        index += 1
+      }
+      skipWhitespace()
+      let start = index
+      try skipValue(depth: depth + 1)
+      try report(&self, key, start..<index)
+      skipWhitespace()
+      guard index < bytes.count else { throw malformed("unexpected end") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == close {
+        index += 1
+        return
+      } else {
+        throw malformed(isObject ? "expected \",\" or \"}\"" : "expected \",\" or \"]\"")
+      }
+    }
+  }
+
   private static func run<Result>(
     _ data: some ContiguousBytes, allowsIncrements: Bool,
     _ body: (inout JSONParser) throws(Failure) -> Result

@@ -11,6 +11,7 @@ import Foundation
 final class RESTHandler: HTTPHandler {
   let namespaces: NamespaceRegistry
   let streams: StreamRegistry
+  let sessions: SessionRegistry
   private let queue = DispatchQueue(label: "datasync.rest", attributes: .concurrent)
   private let log: (@Sendable (String) -> Void)?
 
@@ -19,10 +20,12 @@ final class RESTHandler: HTTPHandler {
   static let conditionalAttempts = 25
 
   init(
-    namespaces: NamespaceRegistry, streams: StreamRegistry, log: (@Sendable (String) -> Void)?
+    namespaces: NamespaceRegistry, streams: StreamRegistry, sessions: SessionRegistry,
+    log: (@Sendable (String) -> Void)?
   ) {
     self.namespaces = namespaces
     self.streams = streams
+    self.sessions = sessions
     self.log = log
   }
 
@@ -66,15 +69,11 @@ final class RESTHandler: HTTPHandler {
 
   private func answer(_ request: HTTPRequest, responder: HTTPResponder) -> Outcome {
     do throws(RESTError) {
-      let rest = try RESTRequest(request)
-      let database: DatasyncDatabase
-      do {
-        database = try namespaces.database(for: rest.namespace)
-      } catch {
-        throw RESTError(
-          error.code == .invalidArgument ? .serviceUnavailable : .internalServerError,
-          error.message)
+      if request.path == Self.sessionPath {
+        return try answerSession(request, responder: responder)
       }
+      let rest = try RESTRequest(request)
+      let database = try database(for: rest.namespace)
       if rest.isStreaming {
         try openStream(rest, on: database, responder: responder)
         return .pending
@@ -92,6 +91,19 @@ final class RESTHandler: HTTPHandler {
     } catch {
       responder.respond(error.response)
       return .response(error.status)
+    }
+  }
+
+  /// The database of a namespace.
+  ///
+  /// - Throws: ``RESTError``: 503 beyond the maximum number of namespaces, 500 when its file
+  ///   cannot be opened.
+  func database(for namespace: Namespace?) throws(RESTError) -> DatasyncDatabase {
+    do {
+      return try namespaces.database(for: namespace)
+    } catch {
+      throw RESTError(
+        error.code == .invalidArgument ? .serviceUnavailable : .internalServerError, error.message)
     }
   }
 

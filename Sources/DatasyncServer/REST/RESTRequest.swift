@@ -51,15 +51,7 @@ struct RESTRequest: Sendable {
     } catch {
       throw RESTError(.badRequest, error.message)
     }
-    if let name = request.query("ns") {
-      do {
-        namespace = try Namespace(name)
-      } catch {
-        throw RESTError(.badRequest, error.message)
-      }
-    } else {
-      namespace = request.headers["Host"].flatMap(Namespace.fromHost)
-    }
+    namespace = try Self.namespace(of: request)
     token = try Self.token(of: request)
     isStreaming =
       method == .get
@@ -89,7 +81,25 @@ struct RESTRequest: Sendable {
     return method
   }
 
-  private static func token(of request: HTTPRequest) throws(RESTError) -> String? {
+  /// The namespace a request names with `?ns=` or its `Host`, nil for the default one.
+  ///
+  /// - Throws: ``RESTError`` (400) for an invalid `ns`.
+  static func namespace(of request: HTTPRequest) throws(RESTError) -> Namespace? {
+    guard let name = request.query("ns") else {
+      return request.headers["Host"].flatMap(Namespace.fromHost)
+    }
+    do {
+      return try Namespace(name)
+    } catch {
+      throw RESTError(.badRequest, error.message)
+    }
+  }
+
+  /// The credential of a request, from `?auth=` or `Authorization: Bearer`.
+  ///
+  /// - Throws: ``RESTError``: 401 for another authorization scheme, 400 for two different
+  ///   tokens.
+  static func token(of request: HTTPRequest) throws(RESTError) -> String? {
     let fromQuery = request.query("auth")
     var fromHeader: String?
     if let authorization = request.headers["Authorization"] {
