@@ -30,6 +30,9 @@ import Synchronization
 /// location, `auth_revoked` (and the end) when its token is revoked. A reader too slow for its
 /// queue is disconnected (it reconnects and resynchronises); others are never held up.
 ///
+/// **Console.** `GET /` (or `/console`) answers the data console, a page that browses and
+/// edits the data live in a browser through the protocol above.
+///
 /// **Credentials and namespaces.** `Authorization: Bearer <token>` or `?auth=<token>`
 /// authenticates as the identity the token stands for (``Configuration/tokens``; the
 /// ``Configuration/adminToken`` is ``DatasyncAuthentication/admin``); without a token a
@@ -80,7 +83,9 @@ public final class DatabaseServer: Sendable {
       sessions: SessionRegistry(maximumIdleClients: configuration.maximumIdleSessionClients),
       log: configuration.requestLog)
     do throws(WebcomError) {
-      http = try HTTPServer(configuration: configuration.http, handler: handler)
+      http = try HTTPServer(
+        configuration: configuration.http,
+        handler: ConsoleRoute(next: handler, log: configuration.requestLog))
     } catch {
       namespaces.close()
       throw error
