@@ -2,7 +2,8 @@ extension ConsolePage {
   /// The console's behaviour, in plain JavaScript.
   ///
   /// The displayed location has one `EventSource` (`shallow=true`, the token as `?auth=`);
-  /// the first `put` of each connection is the moment to (re)load what is shown over REST,
+  /// its first page is read at once, and the first `put` of each connection is the moment to
+  /// read again over REST what is shown (events missed while disconnected are in that read);
   /// later `put` and `patch` events change the tree in place. Children are read a page at a
   /// time (`shallow=true&orderBy="$key"&limitToFirst=…&startAt=…`), never a whole subtree.
   /// Events that arrive while a page is being read are kept and applied again on top of the
@@ -837,6 +838,7 @@ extension ConsolePage {
       state.selected = root;
       tree.replaceChildren(viewOf(root).item);
       render();
+      load(root, "refresh");
       connect();
     }
     byId("location").addEventListener("submit", (event) => {
