@@ -291,6 +291,106 @@ class ConsoleTest:
         self.wait("the added child", lambda: self.value_of("/live/added") == "1", timeout=2)
         assert self.server.rest("GET", "/live/added") == (200, 1)
 
+    def test_changes_are_highlighted(self):
+        self.server.rest("PUT", "/live/greeting", "hello again")
+        self.wait("the highlight on /live/greeting", lambda: "changed" in self.item(
+            "/live/greeting").find_element(By.CSS_SELECTOR, ":scope > .row").get_attribute("class"),
+            timeout=1)
+
+    def test_delete_from_the_page_asks_first(self):
+        item = self.wait("the row /live/added", lambda: self.item("/live/added"))
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row > .key"))
+        self.driver.switch_to.active_element.send_keys(Keys.DELETE)
+        question = self.wait("the confirmation", lambda: item.find_elements(
+            By.CSS_SELECTOR, ":scope > .slot form.delete"))[0]
+        assert "/live/added" in question.text, question.text
+        self.click(question.find_element(By.XPATH, ".//button[text()='Cancel']"))
+        assert self.server.rest("GET", "/live/added") == (200, 1)
+        assert self.item("/live/added") is not None
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row button[data-action=delete]"))
+        question = self.wait("the confirmation again", lambda: item.find_elements(
+            By.CSS_SELECTOR, ":scope > .slot form.delete"))[0]
+        self.click(question.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        self.wait("/live/added gone", lambda: self.item("/live/added") is None, timeout=2)
+        assert self.server.rest("GET", "/live/added") == (200, None)
+
+    def test_add_a_child_with_a_push_id_from_the_page(self):
+        path = "/chat/rooms/general/messages"
+        before = set(self.server.rest("GET", path)[1])
+        item = self.item(path)
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row > .key"))
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row button[data-action=add]"))
+        value = item.find_element(By.CSS_SELECTOR, ":scope > .slot input.json")
+        value.send_keys('{"from": "console", "text": "Sent from the page"}' + Keys.ENTER)
+        added = self.wait("the pushed child over REST",
+                          lambda: set(self.server.rest("GET", path)[1]) - before, timeout=3)
+        key = added.pop()
+        assert re.fullmatch(r"[-0-9A-Za-z_]{20}", key), key
+        self.wait("the pushed row", lambda: self.value_of(f"{path}/{key}") is not None)
+        self.server.rest("DELETE", f"{path}/{key}")
+
+    def test_import_json_at_a_path(self):
+        item = self.item("/live")
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row > .key"))
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row button[data-action=import]"))
+        area = item.find_element(By.CSS_SELECTOR, ":scope > .slot textarea")
+        area.send_keys('{"greeting": "imported", "counter": 5, "list": {"a": 1, "b": 2}}')
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .slot button[type=submit]"))
+        expected = {"greeting": "imported", "counter": 5, "list": {"a": 1, "b": 2}}
+        self.wait("the imported data over REST",
+                  lambda: self.server.rest("GET", "/live") == (200, expected), timeout=3)
+        self.wait("the imported rows", lambda: self.child_rows("/live")
+                  == ["/live/counter", "/live/greeting", "/live/list"])
+        assert self.value_of("/live/greeting") == '"imported"'
+
+    def test_export_downloads_the_node_as_a_json_file(self):
+        directory = tempfile.mkdtemp(prefix="datasync-console-export-")
+        try:
+            self.driver.execute_cdp_cmd(
+                "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": directory})
+            self.expand("/chat/users")
+            item = self.item("/chat/users")
+            self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row > .key"))
+            self.click(item.find_element(By.CSS_SELECTOR,
+                                         ":scope > .row button[data-action=export]"))
+            file = os.path.join(directory, "chat-users.json")
+            self.wait("the exported file", lambda: os.path.exists(file))
+            with open(file) as exported:
+                assert json.load(exported) == self.server.rest("GET", "/chat/users")[1]
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def test_token_and_namespace_fields(self):
+        token = self.driver.find_element(By.ID, "token")
+        token.send_keys("not-a-token" + Keys.ENTER)
+        self.wait("the refusal of an unknown token", lambda: self.status() == "refused")
+        assert "401" in self.driver.find_element(By.ID, "status").text
+        token.clear()
+        token.send_keys(ADMIN + Keys.ENTER)
+        self.wait("the live connection as admin", lambda: self.status() == "live")
+        stored = self.driver.execute_script(
+            "return [sessionStorage.length, localStorage.length, document.cookie, location.href]")
+        assert stored[0] == 1 and stored[1] == 0 and stored[2] == "", stored
+        assert ADMIN not in stored[3], stored
+        self.expand("/locked")
+        item = self.wait("the row /locked/setting", lambda: self.item("/locked/setting"))
+        self.click(item.find_element(By.CSS_SELECTOR, ":scope > .row > .key"))
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        field = item.find_element(By.CSS_SELECTOR, "input.json")
+        field.clear()
+        field.send_keys('"changed by the admin"' + Keys.ENTER)
+        self.wait("the admin's write", lambda: self.server.rest("GET", "/locked/setting")
+                  == (200, "changed by the admin"), timeout=3)
+        self.server.rest("PUT", "/", {"elsewhere": "second namespace"}, params="ns=second")
+        namespace = self.driver.find_element(By.ID, "ns")
+        namespace.send_keys("second" + Keys.ENTER)
+        self.wait("the second namespace", lambda: self.value_of("/elsewhere")
+                  == '"second namespace"')
+        assert self.item("/chat") is None
+        assert "ns=second" in self.driver.current_url
+        self.driver.execute_script("sessionStorage.clear()")
+        self.open_console()
+
     def test_large_node_opens_shallow_in_under_two_seconds(self):
         keys = {f"item{number:06d}": {"index": number, "label": f"Item {number}"}
                 for number in range(100_000)}
