@@ -131,7 +131,9 @@ extension DatasyncNode {
   /// Atomically adds `step` to the number of the node; a null node starts from `startValue`.
   ///
   /// Concurrent increments from any clients all count. Integers stay integers when `startValue`
-  /// and `step` are integral.
+  /// and `step` are integral and the sum fits in `Int64`; past that range the sum continues as a
+  /// floating number (`Int64.max` + 1 gives 9.223372036854775808e18), as hosted databases do. A
+  /// sum too large to be finite fails with `invalidValue` and writes nothing.
   ///
   /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
   ///
@@ -141,7 +143,7 @@ extension DatasyncNode {
   ///   - queue: The queue `then` is called on.
   ///   - then: Receives the new value written by the back end; `notANumber` when the node holds
   ///     something else than a number (nothing is written), `invalidValue` for a NaN or infinite
-  ///     argument, `invalidPath` for a node past the limits of paths (see ``createChild()``).
+  ///     argument or sum, `invalidPath` for a node past the limits of paths (see ``createChild()``).
   public func increment(
     from startValue: Double = 0, by step: Double = 1, queue: DispatchQueue = .main,
     then: ((WebcomResult<DatasyncValue>) -> Void)? = nil

@@ -86,8 +86,9 @@ package enum WriteOperation: Sendable {
 
   /// The tree with the operation applied as the client expects the back end to apply it.
   ///
-  /// An increment of a value that is not a number and a compare-and-set are applied as best
-  /// guesses: the former leaves the tree unchanged, the latter sets its value.
+  /// An increment of a value that is not a number (or whose sum is not finite) and a
+  /// compare-and-set are applied as best guesses: the former leaves the tree unchanged, the latter
+  /// sets its value.
   func applyingOptimistically(to tree: JSONValue) -> JSONValue {
     switch self {
     case .set(let path, let value), .compareAndSet(let path, _, let value):
@@ -95,7 +96,9 @@ package enum WriteOperation: Sendable {
     case .merge(let path, let entries):
       return Self.merging(entries, at: path, into: tree)
     case .increment(let path, let start, let step):
-      guard let sum = Self.incremented(tree.value(at: path.keys), start: start, step: step) else {
+      guard let sum = Self.incremented(tree.value(at: path.keys), start: start, step: step),
+        Self.isFinite(sum)
+      else {
         return tree
       }
       return tree.setting(sum, at: path.keys)
@@ -107,9 +110,9 @@ package enum WriteOperation: Sendable {
   /// Increment server values in the written data (``JSONValue/serverIncrementStep``) are
   /// resolved against the tree; the announced write carries their results.
   ///
-  /// - Throws: `notANumber` for an increment of a value that is not a number,
-  ///   `transactionAborted` with the current value for a failed compare-and-set, `invalidValue`
-  ///   for an increment server value whose result is not finite.
+  /// - Throws: `notANumber` for an increment of a value that is not a number, `invalidValue` for
+  ///   an increment whose sum is not finite (an increment operation or an increment server
+  ///   value), `transactionAborted` with the current value for a failed compare-and-set.
   func applyingAuthoritatively(to tree: JSONValue) throws(WebcomError) -> (
     tree: JSONValue, announced: WriteOperation
   ) {
@@ -138,13 +141,22 @@ package enum WriteOperation: Sendable {
           "cannot increment the value at \(path.string): it is \(current.kindDescription), not a number"
         )
       }
+      guard Self.isFinite(sum) else {
+        throw WebcomError(
+          .invalidValue,
+          "cannot increment the value at \(path.string) by \(step): the sum is not a finite number")
+      }
       return (tree.setting(sum, at: path.keys), .set(path, sum))
     case .compareAndSet(let path, let expected, let value):
-      guard tree.value(at: path.keys) == expected else {
+      let current = tree.value(at: path.keys)
+      guard current == expected else {
         throw WebcomError(
           .transactionAborted, "the value at \(path.string) changed during the transaction")
       }
-      return (tree.setting(value, at: path.keys), .set(path, value))
+      let resolved =
+        value.containsServerIncrements
+        ? try value.resolvingServerIncrements(against: current) : value
+      return (tree.setting(resolved, at: path.keys), .set(path, resolved))
     }
   }
 
@@ -159,8 +171,9 @@ package enum WriteOperation: Sendable {
     return tree.setting(node, at: path.keys)
   }
 
-  /// `value + step` (or `start + step` for null), integer when all three are integers; nil when
-  /// `value` is not a number.
+  /// `value + step` (or `start + step` for null), integer when all three are integers and the sum
+  /// fits in `Int64`, else a double (as hosted databases do past the integer range; it may be
+  /// infinite); nil when `value` is not a number.
   static func incremented(_ value: JSONValue, start: Double, step: Double) -> JSONValue? {
     let base: JSONValue
     switch value {
@@ -177,6 +190,12 @@ package enum WriteOperation: Sendable {
     case .double(let double): return .double(double + step)
     default: return nil
     }
+  }
+
+  /// Whether a number can be stored: an integer, or a finite double.
+  private static func isFinite(_ number: JSONValue) -> Bool {
+    if case .double(let double) = number { return double.isFinite }
+    return true
   }
 
   private static func number(_ double: Double) -> JSONValue {

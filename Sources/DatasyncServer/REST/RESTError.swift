@@ -29,11 +29,11 @@ struct RESTError: Error, Sendable {
     case .invalidPath, .invalidKey, .invalidValue, .invalidArgument, .notANumber,
       .encodingFailed, .decodingFailed:
       .badRequest
-    case .permissionDenied, .subscriptionRevoked:
+    case .permissionDenied:
       .forbidden
     case .transactionAborted, .transactionTooManyRetries:
       .preconditionFailed
-    case .writeCancelled, .writeRejected, .disconnected, .storageFailed, .internalError:
+    case .writeCancelled, .disconnected, .storageFailed, .internalError:
       .internalServerError
     }
   }

@@ -19,22 +19,24 @@ struct DatasyncEventPublisher<Output>: Publisher {
     let conduit = StreamConduit(subscriber, label: "DatasyncStreams.events \(node.path)")
     subscriber.receive(subscription: conduit)
     let transform = self.transform
-    let subscription = node.subscribe(
-      to: eventType, childrenConstraint: childrenConstraint, stores: false, queue: conduit.queue,
-      onEvent: { [weak conduit] event in
-        guard let conduit, let output = transform(event) else { return }
-        conduit.send(output)
-      },
-      onCompletion: { [weak conduit] completion in
-        conduit?.finish(streamCompletion(of: completion))
-      })
-    guard let subscription else {
-      conduit.finishLater(.failure(invalidRequest(eventType, childrenConstraint)))
+    let subscription: DatasyncSubscription
+    do {
+      subscription = try node.subscribeThrows(
+        to: eventType, childrenConstraint: childrenConstraint, stores: false,
+        queue: conduit.queue,
+        onEvent: { [weak conduit] event in
+          guard let conduit, let output = transform(event) else { return }
+          conduit.send(output)
+        },
+        onCompletion: { [weak conduit] completion in
+          conduit?.finish(streamCompletion(of: completion))
+        })
+    } catch {
+      conduit.finishLater(.failure(error))
       return
     }
     conduit.onTermination { subscription.cancel() }
   }
-
 }
 
 /// The end of a stream for the end of its Datasync subscription: a revocation fails the stream,
@@ -46,14 +48,4 @@ func streamCompletion(of completion: DatasyncSubscriptionCompletion)
   case .revoked(let error): .failure(error)
   case .cancelled: .finished
   }
-}
-
-/// The error of a subscription request the database refuses.
-func invalidRequest(_ eventType: DatasyncEventType, _ constraint: DatasyncChildrenConstraint)
-  -> WebcomError
-{
-  WebcomError(
-    .invalidArgument,
-    "cannot subscribe to \(eventType) with children constraint \(constraint): "
-      + "no event type requested, or a negative limit")
 }

@@ -80,6 +80,13 @@ func makeApplication(
     configuration: WebcomConfiguration(identifier: identifier, backEnd: .embedded(database)))
 }
 
+/// The failure of a test wait: a callback that was not called in time.
+struct CallbackTimeout: Error, CustomStringConvertible {
+  let timeout: TimeInterval
+
+  var description: String { "the callback was not called within \(timeout) s" }
+}
+
 /// Box for a result delivered on another queue.
 private final class ResultBox<T>: @unchecked Sendable {
   var result: WebcomResult<T>?
@@ -98,7 +105,7 @@ func waitForResult<T>(
     semaphore.signal()
   }
   guard semaphore.wait(timeout: .now() + timeout) == .success, let result = box.result else {
-    throw WebcomError(.internalError, "the callback was not called within \(timeout) s")
+    throw CallbackTimeout(timeout: timeout)
   }
   return try result.get()
 }
@@ -169,5 +176,33 @@ final class SummaryRecorder: @unchecked Sendable {
       if !condition.wait(until: deadline) { return false }
     }
     return true
+  }
+}
+
+/// A client attached straight to a database, recording what the database sends it.
+final class RawClient: @unchecked Sendable {
+  /// Protects `received`.
+  private let lock = NSLock()
+  private var received: [BackEndMessage] = []
+  let database: DatasyncDatabase
+
+  init(_ database: DatasyncDatabase) {
+    self.database = database
+    database.attach(ObjectIdentifier(self)) { [weak self] message in
+      guard let self else { return }
+      self.lock.withLock { self.received.append(message) }
+    }
+  }
+
+  func send(_ request: ClientRequest) {
+    database.handle(request, from: ObjectIdentifier(self))
+  }
+
+  /// Removes and returns the messages received so far (the database delivers synchronously).
+  func take() -> [BackEndMessage] {
+    lock.withLock {
+      defer { received = [] }
+      return received
+    }
   }
 }
