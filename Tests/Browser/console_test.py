@@ -391,6 +391,21 @@ class ConsoleTest:
         self.driver.execute_script("sessionStorage.clear()")
         self.open_console()
 
+    def test_an_empty_location_fills_and_empties_live(self):
+        try:
+            self.open_console("#path=/chat/drafts")
+            self.wait("null at the empty location", lambda: self.value_of("/chat/drafts") == "null")
+            self.server.rest("PUT", "/chat/drafts/first", "a draft")
+            self.wait("the first child", lambda: self.value_of("/chat/drafts/first") == '"a draft"')
+            self.server.rest("PATCH", "/chat/drafts", {"second": 2, "third/deep": True})
+            self.wait("the patched children", lambda: self.child_rows("/chat/drafts") == [
+                "/chat/drafts/first", "/chat/drafts/second", "/chat/drafts/third"])
+            self.server.rest("DELETE", "/chat/drafts")
+            self.wait("null again", lambda: self.value_of("/chat/drafts") == "null"
+                      and self.child_rows("/chat/drafts") == [])
+        finally:
+            self.open_console()
+
     def test_large_node_opens_shallow_in_under_two_seconds(self):
         keys = {f"item{number:06d}": {"index": number, "label": f"Item {number}"}
                 for number in range(100_000)}

@@ -171,8 +171,13 @@ extension ConsolePage {
       if (!isObject(value)) {
         node.kind = value === null ? "empty" : "leaf";
         node.value = value;
-        node.expanded = node.parent ? false : node.expanded;
         clearChildren(node);
+        if (node.parent) {
+          node.expanded = false;
+        } else {
+          node.loaded = true;
+          node.complete = true;
+        }
         return;
       }
       node.kind = "object";
@@ -223,6 +228,8 @@ extension ConsolePage {
         const child = node.children.get(key);
         if (!child) {
           if (data === null || !node.covers(key)) return;
+          node.kind = "object";
+          node.value = null;
           const created = new TreeNode(key, childPath(node.path, key), node);
           assign(created, nest(segments.slice(index + 1), data));
           insertChild(node, created);
