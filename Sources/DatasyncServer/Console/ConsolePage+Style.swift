@@ -102,15 +102,18 @@ extension ConsolePage {
       background: #fdecea; color: var(--error); font-size: 13px; overflow-wrap: anywhere;
     }
     @media (max-width: 700px) {
-      header { padding: 8px 12px; }
+      header { position: static; padding: 8px 12px; }
+      html { scroll-padding-top: 0; }
       #location label, #location label.wide { flex: 1 1 100%; max-width: none; }
       #ns, #token { width: auto; }
       .status { width: 100%; }
       main { padding: 8px 8px 40px; }
       .key { max-width: 55%; }
       .actions { display: none; }
-      li[aria-selected=true] > .row .actions { display: flex; }
-      li[aria-selected=true] > .row .value { display: none; }
+      li[aria-selected=true] > .row { flex-wrap: wrap; height: auto; min-height: 28px;
+        padding: 4px 6px; }
+      li[aria-selected=true] > .row .actions { display: flex; flex: 1 1 100%; flex-wrap: wrap;
+        padding-left: 22px; }
     }
 
     """#
