@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// Runs the built `datasync serve` as a user would: its command line, its signals, and its data
@@ -19,16 +18,28 @@ import Testing
     var dataPath: String { url.appendingPathComponent("data.sqlite").path }
   }
 
-  /// The writes of the concurrent writers: the keys each one sent and those acknowledged.
+  /// The writes of the concurrent writers: the keys sent and not answered, and those
+  /// acknowledged with their values.
   struct WriterLog {
     var acknowledged: [String: Int] = [:]
     var unanswered: Set<String> = []
   }
 
+  /// The writers' shared log. A pthread mutex (`NSLock`), which the thread sanitizer follows
+  /// under contention, protects `log`.
+  final class SharedWriterLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var log = WriterLog()
+
+    func withLock<Result>(_ body: (inout WriterLog) -> Result) -> Result {
+      lock.withLock { body(&log) }
+    }
+  }
+
   @Test func everyAcknowledgedWriteSurvivesKillNine() throws {
     let directory = try DataDirectory()
     let server = try ServeProcess(["--open", "--port", "0", "--data", directory.dataPath])
-    let log = Mutex(WriterLog())
+    let log = SharedWriterLog()
     let writersDone = DispatchGroup()
     let writers = 4
     for writer in 0..<writers {

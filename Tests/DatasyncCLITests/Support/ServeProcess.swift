@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -19,8 +18,11 @@ func datasyncExecutable() -> URL {
 }
 
 /// What a process printed, collected by a reader thread until the end of its output.
-private final class PrintedOutput: Sendable {
-  private let text = Mutex("")
+///
+/// `lock` (a pthread mutex, which the thread sanitizer follows) protects `collected`.
+private final class PrintedOutput: @unchecked Sendable {
+  private let lock = NSLock()
+  private var collected = ""
   private let listening = DispatchSemaphore(value: 0)
   private let ended = DispatchSemaphore(value: 0)
 
@@ -31,9 +33,9 @@ private final class PrintedOutput: Sendable {
       while true {
         let data = handle.availableData
         if data.isEmpty { break }
-        let all = text.withLock { text in
-          text += String(decoding: data, as: UTF8.self)
-          return text
+        let all = lock.withLock {
+          collected += String(decoding: data, as: UTF8.self)
+          return collected
         }
         if !announced && all.contains("listening on ") {
           announced = true
@@ -48,14 +50,14 @@ private final class PrintedOutput: Sendable {
   /// The text once the listening line was printed (or the output ended).
   func waitForListening() -> String {
     _ = listening.wait(timeout: .now() + 60)
-    return text.withLock { $0 }
+    return lock.withLock { collected }
   }
 
   /// The whole text, once the output ended.
   func waitForEnd() -> String {
     _ = ended.wait(timeout: .now() + 60)
     ended.signal()
-    return text.withLock { $0 }
+    return lock.withLock { collected }
   }
 }
 
