@@ -14,32 +14,33 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
   let decode: (DatasyncValue) -> Value?
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == WebcomError {
-    let conduit = StreamConduit(subscriber, label: "DatasyncStreams.children \(node.path)")
-    subscriber.receive(subscription: conduit)
+    let stream = DatasyncStreamSubscription(
+      subscriber, label: "DatasyncStreams.children \(node.path)")
+    subscriber.receive(subscription: stream)
     let state = AccumulatorState(ChildrenAccumulator(decode: decode))
     let children = node.subscribe(
       to: .child(addition: true, change: true, removal: true),
-      childrenConstraint: childrenConstraint, stores: false, queue: conduit.queue,
+      childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
       onEvent: { event in state.apply(event) },
-      onCompletion: { [weak conduit] completion in
-        conduit?.finish(streamCompletion(of: completion))
+      onCompletion: { [weak stream] completion in
+        stream?.finish(streamCompletion(of: completion))
       })
     guard let children else {
-      conduit.finishLater(
+      stream.finishLater(
         .failure(
           invalidRequest(.child(addition: true, change: true, removal: true), childrenConstraint)))
       return
     }
     let values = node.subscribe(
-      to: .valueChange, stores: false, queue: conduit.queue,
-      onEvent: { [weak conduit] _ in
-        guard let conduit, let emission = state.completeBatch() else { return }
-        conduit.send(emission)
+      to: .valueChange, stores: false, queue: stream.queue,
+      onEvent: { [weak stream] _ in
+        guard let stream, let emission = state.completeBatch() else { return }
+        stream.send(emission)
       },
-      onCompletion: { [weak conduit] completion in
-        conduit?.finish(streamCompletion(of: completion))
+      onCompletion: { [weak stream] completion in
+        stream?.finish(streamCompletion(of: completion))
       })
-    conduit.onTermination {
+    stream.onTermination {
       children.cancel()
       values?.cancel()
     }

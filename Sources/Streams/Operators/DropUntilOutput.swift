@@ -43,12 +43,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = TriggeredSubscription<Upstream.Output, Other, S>(
-        downstream: subscriber, kind: .dropUntil,
-        select: { value, trigger in trigger == nil ? nil : value }, failure: { $0 })
-      subscription.start()
-      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      OtherPublisherSubscription<Upstream.Output, Other, S>(
+        downstream: subscriber, role: .dropUntil,
+        select: { value, trigger in trigger == nil ? nil : value }, failure: { $0 }
+      )
+      .subscribe(upstream, other: other)
     }
   }
 }

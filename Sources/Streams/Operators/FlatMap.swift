@@ -89,93 +89,17 @@ extension Publishers {
       let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
         downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
       subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
 
-/// The state of a flat map: the upstream, the running inner publishers, what has finished.
-@usableFromInline
-internal struct FlatMapState {
-  @usableFromInline
-  var upstream: (any Subscription)?
-  @usableFromInline
-  var inners = InnerSlots()
-  @usableFromInline
-  var nextID = 0
-  @usableFromInline
-  var isUpstreamFinished = false
-  @usableFromInline
-  var isDone = false
-
-  /// Registers a new inner publisher; its id, or nil once done.
-  @inlinable
-  mutating func addInner() -> Int? {
-    guard !isDone else { return nil }
-    nextID += 1
-    inners.reserve(nextID)
-    return nextID
-  }
-
-  @usableFromInline
-  internal enum Ending<Failure: Error> {
-    case none
-    case requestMore(any Subscription)
-    case finish
-    case fail(Failure, cancelling: [any Subscription])
-  }
-
-  @inlinable
-  mutating func innerCompleted<Failure>(
-    _ id: Int, with completion: Subscribers.Completion<Failure>, refills: Bool
-  ) -> Ending<Failure> {
-    guard !isDone, inners.contains(id) else { return .none }
-    _ = inners.remove(id)
-    if case .failure(let error) = completion { return fail(error) }
-    if isUpstreamFinished && inners.isEmpty {
-      isDone = true
-      return .finish
-    }
-    if refills, let upstream { return .requestMore(upstream) }
-    return .none
-  }
-
-  @inlinable
-  mutating func upstreamCompleted<Failure>(
-    with completion: Subscribers.Completion<Failure>
-  ) -> Ending<Failure> {
-    guard !isDone else { return .none }
-    upstream = nil
-    if case .failure(let error) = completion { return fail(error) }
-    isUpstreamFinished = true
-    guard inners.isEmpty else { return .none }
-    isDone = true
-    return .finish
-  }
-
-  @inlinable
-  mutating func fail<Failure>(_ error: Failure) -> Ending<Failure> {
-    isDone = true
-    var cancelling = inners.removeAll()
-    if let upstream { cancelling.append(upstream) }
-    upstream = nil
-    return .fail(error, cancelling: cancelling)
-  }
-
-  @inlinable
-  mutating func end() -> [any Subscription] {
-    isDone = true
-    var cancelling = inners.removeAll()
-    if let upstream { cancelling.append(upstream) }
-    upstream = nil
-    return cancelling
-  }
-}
-
+/// The subscription of `flatMap`: the upstream's values are turned into inner publishers whose
+/// values are merged, as demand allows.
 @usableFromInline
 internal final class FlatMapSubscription<
   Value, Inner: Publisher, Downstream: Subscriber
->: RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
+>: MergingSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "FlatMap" }
@@ -189,13 +113,16 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // Immutable configuration; `state` is protected by the inherited `lock`.
+  // Immutable configuration. Protected by the inherited `lock`: the upstream and the id of the
+  // latest inner publisher (the running ones are in `merged`).
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline
   let transform: (Value) -> Inner
   @usableFromInline
-  var state = FlatMapState()
+  var upstream = UpstreamState()
+  @usableFromInline
+  var lastInnerID = 0
 
   @inlinable
   init(
@@ -208,91 +135,85 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !state.isDone, state.upstream == nil else {
+    guard upstream.attach(subscription, isWanted: delivery.isOpen) != nil else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.upstream = subscription
     lock.unlock()
     subscription.request(maxPublishers)
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Value) {
+  func upstream(_ id: Int, didSend value: Value) {
     let inner = transform(value)
     lock.lock()
-    let id = state.addInner()
+    guard delivery.isOpen else {
+      lock.unlock()
+      return
+    }
+    lastInnerID += 1
+    let innerID = lastInnerID
+    merged.reserve(innerID)
     lock.unlock()
-    guard let id else { return }
-    inner.receive(subscriber: SecondaryLink(owner: self, id: id))
+    inner.receive(subscriber: secondaryLink(innerID))
   }
 
   @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    apply(state.upstreamCompleted(with: completion))
+    guard delivery.isOpen else {
+      lock.unlock()
+      return
+    }
+    _ = upstream.finish()
+    guard case .finished = completion else {
+      terminateAndUnlock(with: completion)
+      return
+    }
+    guard merged.isEmpty else {
+      lock.unlock()
+      return
+    }
+    finishAndUnlock(.finished)
   }
 
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    let isLive = !isEnded && !state.isDone
-    let effects = state.inners.subscribed(
-      id, subscription, unused: outlet.unusedDemand, isLive: isLive)
-    lock.unlock()
-    effects.perform()
+    merged(id, didSubscribe: subscription)
   }
 
   @inlinable
   func secondary(_ id: Int, didSend value: Inner.Output) {
-    lock.lock()
-    let isLive = !state.isDone
-    guard
-      let effects = state.inners.received(id, unused: outlet.unusedDemand, isLive: isLive)
-    else {
-      lock.unlock()
-      return
-    }
-    emitAndUnlock(value, effects: effects)
+    merged(id, didSend: value)
   }
 
   @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {
     lock.lock()
-    apply(state.innerCompleted(id, with: completion, refills: maxPublishers != .unlimited))
-  }
-
-  /// Applies an ending; called with the lock held, returns with it released.
-  @inlinable
-  func apply(_ ending: FlatMapState.Ending<Downstream.Failure>) {
-    switch ending {
-    case .none:
+    guard delivery.isOpen, merged.contains(id) else {
       lock.unlock()
-    case .requestMore(let upstream):
-      lock.unlock()
-      upstream.request(.max(1))
-    case .finish:
-      outlet.finish(.finished)
-      lock.unlock()
-      drain()
-    case .fail(let error, let others):
-      outlet.finish(.failure(error))
-      lock.unlock()
-      for other in others { other.cancel() }
-      drain()
+      return
     }
+    _ = merged.remove(id)
+    guard case .finished = completion else {
+      terminateAndUnlock(with: completion)
+      return
+    }
+    if upstream.isFinished && merged.isEmpty {
+      finishAndUnlock(.finished)
+      return
+    }
+    let more = maxPublishers != .unlimited ? upstream.subscription : nil
+    lock.unlock()
+    more?.request(.max(1))
   }
 
   @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    state.inners.refillAll(unused: outlet.unusedDemand, into: &effects)
-  }
-
-  @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    for subscription in state.end() { effects.cancel(subscription) }
+  override func didCancel(_ effects: inout DeferredEffects) {
+    super.didCancel(&effects)
+    effects.cancel(upstream.finish())
   }
 }

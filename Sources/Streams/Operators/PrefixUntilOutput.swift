@@ -42,11 +42,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = TriggeredSubscription<Upstream.Output, Other, S>(
-        downstream: subscriber, kind: .prefixUntil, select: { value, _ in value }, failure: nil)
-      subscription.start()
-      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      OtherPublisherSubscription<Upstream.Output, Other, S>(
+        downstream: subscriber, role: .prefixUntil, select: { value, _ in value }, failure: nil
+      )
+      .subscribe(upstream, other: other)
     }
   }
 }

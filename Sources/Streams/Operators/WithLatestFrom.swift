@@ -58,13 +58,12 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let resultSelector = self.resultSelector
-      let subscription = TriggeredSubscription<Upstream.Output, Other, S>(
-        downstream: subscriber, kind: .withLatest,
+      OtherPublisherSubscription<Upstream.Output, Other, S>(
+        downstream: subscriber, role: .withLatest,
         select: { value, latest in latest.map { resultSelector(value, $0) } },
-        failure: { $0 })
-      subscription.start()
-      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+        failure: { $0 }
+      )
+      .subscribe(upstream, other: other)
     }
   }
 }
