@@ -99,7 +99,7 @@ extension Publishers {
 @usableFromInline
 internal final class FlatMapSubscription<
   Value, Inner: Publisher, Downstream: Subscriber
->: MergingSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner, @unchecked Sendable
+>: FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "FlatMap" }
@@ -113,14 +113,12 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // Immutable configuration. Protected by the inherited `lock`: the upstream and the id of the
-  // latest inner publisher (the running ones are in `merged`).
+  // `@unchecked Sendable`: the configuration is immutable; the inherited `lock` guards the id of
+  // the latest inner publisher.
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline
   let transform: (Value) -> Inner
-  @usableFromInline
-  var upstream = UpstreamState()
   @usableFromInline
   var lastInnerID = 0
 
@@ -136,14 +134,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard upstream.attach(subscription, isWanted: delivery.isOpen) != nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    lock.unlock()
-    subscription.request(maxPublishers)
+    upstreamSubscribed(subscription, asking: maxPublishers)
   }
 
   @inlinable
@@ -163,21 +154,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @inlinable
   func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
-    guard delivery.isOpen else {
-      lock.unlock()
-      return
-    }
-    _ = upstream.finish()
-    guard case .finished = completion else {
-      terminateAndUnlock(with: completion)
-      return
-    }
-    guard merged.isEmpty else {
-      lock.unlock()
-      return
-    }
-    finishAndUnlock(.finished)
+    upstreamCompleted(completion)
   }
 
   @inlinable
@@ -192,28 +169,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {
-    lock.lock()
-    guard delivery.isOpen, merged.contains(id) else {
-      lock.unlock()
-      return
-    }
-    _ = merged.remove(id)
-    guard case .finished = completion else {
-      terminateAndUnlock(with: completion)
-      return
-    }
-    if upstream.isFinished && merged.isEmpty {
-      finishAndUnlock(.finished)
-      return
-    }
-    let more = maxPublishers != .unlimited ? upstream.subscription : nil
-    lock.unlock()
-    more?.request(.max(1))
-  }
-
-  @inlinable
-  override func didCancel(_ effects: inout DeferredEffects) {
-    super.didCancel(&effects)
-    effects.cancel(upstream.finish())
+    inner(id, didComplete: completion, asksForAnother: maxPublishers != .unlimited)
   }
 }

@@ -82,7 +82,7 @@ extension Publishers {
 /// one cancelled.
 @usableFromInline
 internal final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>:
-  MergingSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner, @unchecked Sendable
+  FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "SwitchToLatest" }
@@ -96,10 +96,8 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // Protected by the inherited `lock`: the upstream and the id of the current inner publisher
-  // (the only one in `merged`, which asks it for all the unused demand).
-  @usableFromInline
-  var upstream = UpstreamState()
+  // `@unchecked Sendable`: the inherited `lock` guards the id of the current inner publisher (the
+  // only one in `merged`, which asks it for all the unused demand).
   @usableFromInline
   var currentID = 0
 
@@ -110,14 +108,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard upstream.attach(subscription, isWanted: delivery.isOpen) != nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    lock.unlock()
-    subscription.request(.unlimited)
+    upstreamSubscribed(subscription, asking: .unlimited)
   }
 
   @inlinable
@@ -138,21 +129,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @inlinable
   func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
-    guard delivery.isOpen else {
-      lock.unlock()
-      return
-    }
-    _ = upstream.finish()
-    guard case .finished = completion else {
-      terminateAndUnlock(with: completion)
-      return
-    }
-    guard merged.isEmpty else {
-      lock.unlock()
-      return
-    }
-    finishAndUnlock(.finished)
+    upstreamCompleted(completion)
   }
 
   @inlinable
@@ -167,26 +144,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {
-    lock.lock()
-    guard delivery.isOpen, id == currentID, merged.contains(id) else {
-      lock.unlock()
-      return
-    }
-    _ = merged.remove(id)
-    guard case .finished = completion else {
-      terminateAndUnlock(with: completion)
-      return
-    }
-    guard upstream.isFinished else {
-      lock.unlock()
-      return
-    }
-    finishAndUnlock(.finished)
-  }
-
-  @inlinable
-  override func didCancel(_ effects: inout DeferredEffects) {
-    super.didCancel(&effects)
-    effects.cancel(upstream.finish())
+    inner(id, didComplete: completion, asksForAnother: false)
   }
 }
