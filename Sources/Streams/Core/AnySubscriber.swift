@@ -73,7 +73,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
 /// Whether an ``AnySubscriber`` made from a subject has its subscription and is still open.
 @usableFromInline
-internal final class SubjectInletState: @unchecked Sendable {
+internal final class SubjectInletState {
   private let lock = StreamsLock()
   // Protected by `lock`: whether a subscription arrived, whether the completion arrived.
   private var hasSubscription = false

@@ -3,7 +3,7 @@
 /// asked for values as the downstream's demand allows.
 @usableFromInline
 internal class MergingSubscription<Downstream: Subscriber>:
-  StatefulOperatorSubscription<Downstream>, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>
 {
   // Protected by the inherited `lock`: the upstreams still running.
   @usableFromInline

@@ -8,9 +8,9 @@
 /// downstream's demand and cancellation.
 @usableFromInline
 internal class StatefulOperatorSubscription<Downstream: Subscriber>: Subscription,
-  DeliveringSubscription, OperatorNamed, @unchecked Sendable
+  DeliveringSubscription, OperatorNamed
 {
-  // `@unchecked Sendable`: `lock` guards `delivery` and every subclass's mutable state.
+  // `lock` guards `delivery` and every subclass's mutable state.
   @usableFromInline
   final let lock = StreamsLock()
   @usableFromInline

@@ -91,7 +91,7 @@ extension Publishers {
 internal final class BufferSubscription<Downstream: Subscriber>: StatefulOperatorSubscription<
   Downstream
 >,
-UpstreamOwner, @unchecked Sendable
+UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Buffer" }

@@ -120,7 +120,7 @@ internal struct CollectByTimeState<Value> {
 
 @usableFromInline
 internal final class CollectByTimeSubscription<Value, Downstream: Subscriber, Context: Scheduler>:
-  StatefulOperatorSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 where Downstream.Input == [Value] {
   @usableFromInline
   override var operatorName: String { "CollectByTime" }

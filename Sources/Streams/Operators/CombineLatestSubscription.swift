@@ -5,7 +5,7 @@
 /// cast, never user code).
 @usableFromInline
 internal final class CombineLatestSubscription<Downstream: Subscriber>:
-  MergingSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  MergingSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "CombineLatest" }

@@ -108,7 +108,7 @@ internal struct DebounceState<Value> {
 /// the pending value is published when a wait ends.
 @usableFromInline
 internal final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>:
-  StatefulOperatorSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Debounce" }

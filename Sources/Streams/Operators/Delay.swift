@@ -74,7 +74,7 @@ extension Publishers {
 /// scheduler after the delay and then to the outlet.
 @usableFromInline
 internal final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>:
-  StatefulOperatorSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Delay" }

@@ -99,7 +99,7 @@ extension Publishers {
 @usableFromInline
 internal final class FlatMapSubscription<
   Value, Inner: Publisher, Downstream: Subscriber
->: FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner, @unchecked Sendable
+>: FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "FlatMap" }
@@ -113,8 +113,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // `@unchecked Sendable`: the configuration is immutable; the inherited `lock` guards the id of
-  // the latest inner publisher.
+  // Immutable configuration; the inherited `lock` guards the id of the latest inner publisher.
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline

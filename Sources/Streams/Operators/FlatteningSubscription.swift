@@ -4,10 +4,8 @@
 /// The operator finishes once the upstream and every inner publisher finished; any failure
 /// cancels the rest and is delivered.
 @usableFromInline
-internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscription<Downstream>,
-  @unchecked Sendable
-{
-  // `@unchecked Sendable`: the inherited `lock` guards `upstream` and the state of the subclass.
+internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscription<Downstream> {
+  // Protected by the inherited `lock`.
   @usableFromInline
   final var upstream = UpstreamState()
 

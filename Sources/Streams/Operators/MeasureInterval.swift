@@ -50,7 +50,7 @@ extension Publishers {
 @usableFromInline
 internal final class MeasureIntervalSubscriber<
   Input, Downstream: Subscriber, Context: Scheduler
->: Subscriber, OperatorNamed, @unchecked Sendable
+>: Subscriber, OperatorNamed
 where Downstream.Input == Context.SchedulerTimeType.Stride {
   @usableFromInline
   var operatorName: String { "MeasureInterval" }

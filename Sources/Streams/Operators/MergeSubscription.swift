@@ -3,7 +3,7 @@
 /// failure cancels the others.
 @usableFromInline
 internal final class MergeSubscription<Downstream: Subscriber>:
-  MergingSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  MergingSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Merge" }

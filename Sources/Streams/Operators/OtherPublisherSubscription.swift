@@ -18,8 +18,7 @@ internal enum OtherPublisherRole {
 /// and is called without the lock.
 @usableFromInline
 internal final class OtherPublisherSubscription<Value, Other: Publisher, Downstream: Subscriber>:
-  StatefulOperatorSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner,
-  @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner
 {
   @usableFromInline
   override var operatorName: String {

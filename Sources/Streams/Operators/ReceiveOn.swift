@@ -60,7 +60,7 @@ extension Publishers {
 /// delivers the released events in order.
 @usableFromInline
 internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>:
-  Subscriber, Subscription, OperatorNamed, @unchecked Sendable
+  Subscriber, Subscription, OperatorNamed
 {
   @usableFromInline
   var operatorName: String { "ReceiveOn" }

@@ -52,7 +52,7 @@ extension Publishers {
 /// Forwards events downstream and moves requests and cancels to the scheduler.
 @usableFromInline
 internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Scheduler>: Subscriber,
-  Subscription, OperatorNamed, @unchecked Sendable
+  Subscription, OperatorNamed
 {
   @usableFromInline
   var operatorName: String { "SubscribeOn" }

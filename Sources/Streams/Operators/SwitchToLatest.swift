@@ -82,7 +82,7 @@ extension Publishers {
 /// one cancelled.
 @usableFromInline
 internal final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>:
-  FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner, @unchecked Sendable
+  FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "SwitchToLatest" }
@@ -96,7 +96,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // `@unchecked Sendable`: the inherited `lock` guards the id of the current inner publisher (the
+  // Protected by the inherited `lock`: the id of the current inner publisher (the
   // only one in `merged`, which asks it for all the unused demand).
   @usableFromInline
   var currentID = 0

@@ -162,7 +162,7 @@ internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
 
 @usableFromInline
 internal final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>:
-  StatefulOperatorSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Throttle" }

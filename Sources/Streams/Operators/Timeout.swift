@@ -104,7 +104,7 @@ internal struct TimeoutState {
 /// silence as long as the interval ends the stream.
 @usableFromInline
 internal final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>:
-  StatefulOperatorSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Timeout" }

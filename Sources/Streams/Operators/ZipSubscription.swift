@@ -5,7 +5,7 @@
 /// user code).
 @usableFromInline
 internal final class ZipSubscription<Downstream: Subscriber>:
-  StatefulOperatorSubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Zip" }

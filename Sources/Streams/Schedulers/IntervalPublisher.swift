@@ -71,7 +71,7 @@ extension Publishers {
 
 @usableFromInline
 internal final class IntervalSubscription<Downstream: Subscriber, Context: Scheduler>:
-  StatefulOperatorSubscription<Downstream>, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>
 where Downstream.Input == Context.SchedulerTimeType {
   @usableFromInline
   override var operatorName: String { "Interval" }

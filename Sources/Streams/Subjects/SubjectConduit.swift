@@ -4,9 +4,9 @@
 /// that `SubjectSubscription` creates in its `@inlinable` initialiser, so that delivery runs code
 /// specialised for the subscriber in the module that subscribes (see `HandlerSubscription`).
 @usableFromInline
-internal class SubjectConduit<Output, Failure: Error>: HandlerSubscription, @unchecked Sendable {
-  // `@unchecked Sendable`: both handlers are set in `init` and never change; the subclass
-  // guards its own state with its lock.
+internal class SubjectConduit<Output, Failure: Error>: HandlerSubscription {
+  // Both handlers are set in `init` and never change; the subclass guards its own state with its
+  // lock.
   @usableFromInline let offerHandler: (SubjectConduit, Output, UInt64) -> Void
   @usableFromInline let finishHandler: (SubjectConduit, Subscribers.Completion<Failure>) -> Void
 

@@ -4,8 +4,7 @@
 ///
 /// Its methods are `@inlinable` so that a subject's `send` is specialised where it is called.
 @usableFromInline
-internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-  // `@unchecked Sendable`: `lock` guards every mutable field.
+internal final class SubjectCore<Output, Failure: Error> {
   @usableFromInline typealias Conduit = SubjectConduit<Output, Failure>
 
   @usableFromInline let lock = StreamsLock()

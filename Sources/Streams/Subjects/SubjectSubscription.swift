@@ -9,7 +9,7 @@
 @usableFromInline
 internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<
   Downstream.Input, Downstream.Failure
->, DeliveringSubscription, @unchecked Sendable
+>, DeliveringSubscription
 {
   @usableFromInline
   override var operatorName: String { kind.operatorName }

@@ -72,7 +72,7 @@ extension FilterLogic where UpstreamFailure == Failure {
 /// the logic and the downstream are called with the lock released.
 @usableFromInline
 internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, OperatorNamed, @unchecked Sendable
+  Subscription, OperatorNamed
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure

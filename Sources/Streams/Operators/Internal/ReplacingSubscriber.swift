@@ -6,7 +6,7 @@
 /// for the next request. The lock guards state only and is released before calling out.
 @usableFromInline
 internal final class ReplacingSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, Subscription, OperatorNamed, @unchecked Sendable
+  Subscriber, Subscription, OperatorNamed
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = UpstreamFailure
