@@ -1,6 +1,6 @@
 import Streams
 
-/// The core benchmarks of issue 3: subjects, sequence delivery, operator chains, chain set-up.
+/// The core Streams benchmarks: subjects, sequence delivery, operator chains, chain set-up.
 ///
 /// Each case is measured by the harness's `measure` closure, which runs `body` (doing
 /// `iterations` elements of work) and returns the nanoseconds per element. Work is accumulated

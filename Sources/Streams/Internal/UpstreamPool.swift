@@ -3,7 +3,7 @@
 /// it still owes.
 ///
 /// With finite downstream demand each upstream is asked for one value at a time, so at most one
-/// value per upstream waits in the outlet; with unlimited demand each is asked once for
+/// value per upstream waits in the delivery queue; with unlimited demand each is asked once for
 /// `.unlimited`. An operator with one upstream at a time (`switchToLatest`) sets
 /// ``asksForAllUnused``: its upstream is then asked for all the unused demand at once, as Combine
 /// forwards the outstanding demand to the inner publisher.

@@ -71,7 +71,7 @@ extension Publishers {
 }
 
 /// The subscription of `delay(for:)`: demand passes through, every event is handed to the
-/// scheduler after the delay and then to the outlet.
+/// scheduler after the delay and then to the delivery queue.
 @usableFromInline
 internal final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>:
   StatefulOperatorSubscription<Downstream>, UpstreamOwner

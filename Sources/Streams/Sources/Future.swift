@@ -133,7 +133,7 @@ internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
     lock.lock()
     future = nil
     self.result = result
-    deliverIfReady()
+    deliverIfReadyAndUnlock()
   }
 
   @inlinable
@@ -141,12 +141,12 @@ internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
     guard demand > 0 else { return }
     lock.lock()
     hasDemand = true
-    deliverIfReady()
+    deliverIfReadyAndUnlock()
   }
 
   /// Called with the lock held; unlocks.
   @inlinable
-  func deliverIfReady() {
+  func deliverIfReadyAndUnlock() {
     guard let downstream, let result, hasDemand || isFailure(result) else {
       lock.unlock()
       return
