@@ -35,7 +35,7 @@ extension DeliveringSubscription {
   package func didDeliverCompletion() {}
 
   /// Delivers what the queue holds, as demand allows, unless another thread is delivering.
-  @inlinable
+  @inlinable @inline(__always)
   package func drain() {
     lock.lock()
     guard !delivery.isDelivering, delivery.canDeliver, let downstream = delivery.downstream else {
@@ -49,7 +49,7 @@ extension DeliveringSubscription {
   /// Sends `value`: straight to the downstream when nothing is queued or being delivered and
   /// there is demand (the fast path), otherwise through the queue. Performs `effects` after
   /// unlocking, before delivering.
-  @inlinable
+  @inlinable @inline(__always)
   package func sendAndUnlock(_ value: Downstream.Input, effects: DeferredEffects? = nil) {
     guard delivery.phase == .open, !delivery.isDelivering, delivery.bufferedCount == 0,
       delivery.demand > 0, let downstream = delivery.downstream
@@ -71,7 +71,7 @@ extension DeliveringSubscription {
   }
 
   /// Queues `completion` (see ``DeliveryState/finish(_:)``), performs `effects`, then delivers.
-  @inlinable
+  @inlinable @inline(__always)
   package func finishAndUnlock(
     _ completion: DeliveryState<Downstream>.Completion, effects: DeferredEffects? = nil
   ) {
@@ -83,7 +83,7 @@ extension DeliveringSubscription {
 
   /// Books the demand a delivered value returned and calls ``didDeliver(returning:into:)``. Called
   /// with the lock held; returns false, with the lock released, when the delivery closed meanwhile.
-  @inlinable
+  @inlinable @inline(__always)
   package func bookDeliveryOrUnlock(returning more: Subscribers.Demand) -> Bool {
     guard delivery.phase != .closed else {
       delivery.isDelivering = false
@@ -107,7 +107,7 @@ extension DeliveringSubscription {
 
   /// The delivery loop: values as demand allows, then the completion once no value waits.
   /// Entered with the lock held and `isDelivering` set; returns with the lock released.
-  @inlinable
+  @inlinable @inline(__always)
   package func deliverQueuedAndUnlock(to downstream: Downstream) {
     while true {
       if let value = delivery.popDeliverable() {
@@ -133,7 +133,7 @@ extension DeliveringSubscription {
 extension DeliveringSubscription where Self: Subscription {
   /// Hands this subscription to the downstream, holding back deliveries until it has it, then
   /// delivers what arrived meanwhile.
-  @inlinable
+  @inlinable @inline(__always)
   package func startDelivery() {
     lock.lock()
     guard let downstream = delivery.downstream else {
