@@ -53,9 +53,9 @@ import Testing
 
   @Test func negativeBoundsAreClamped() {
     var values: [Int] = []
-    _ = (1...3).publisher.output(at: -1).sink { values.append($0) }
-    _ = (1...3).publisher.prefix(-2).sink { values.append($0) }
-    _ = (1...3).publisher.output(in: -5..<1).sink { values.append($0) }
+    _ = (1...3).publisher.eraseToAnyPublisher().output(at: -1).sink { values.append($0) }
+    _ = (1...3).publisher.eraseToAnyPublisher().prefix(-2).sink { values.append($0) }
+    _ = (1...3).publisher.eraseToAnyPublisher().output(in: -5..<1).sink { values.append($0) }
     #expect(values == [1])
   }
 }
