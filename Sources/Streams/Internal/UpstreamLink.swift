@@ -3,8 +3,9 @@
 ///
 /// `Route` says which of the owner's methods take the events, so one link type serves the main
 /// upstreams (``UpstreamOwner``), upstreams whose values the owner keeps type-erased, and the
-/// secondary publishers (``SecondaryUpstreamOwner``). Every demand goes through explicit
-/// requests, so `receive(_:)` returns `.none`.
+/// secondary publishers (``SecondaryUpstreamOwner``). A main upstream's demand goes through
+/// explicit requests (`receive(_:)` returns `.none`); a secondary owner returns the demand a value
+/// earns.
 @usableFromInline
 internal struct UpstreamLink<Route: UpstreamRoute>: Subscriber {
   @usableFromInline
@@ -33,7 +34,6 @@ internal struct UpstreamLink<Route: UpstreamRoute>: Subscriber {
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     Route.received(owner, id, input)
-    return .none
   }
 
   @inlinable
@@ -49,7 +49,7 @@ internal protocol UpstreamRoute {
   associatedtype Input
   associatedtype Failure: Error
   static func subscribed(_ owner: Owner, _ id: Int, _ subscription: any Subscription)
-  static func received(_ owner: Owner, _ id: Int, _ input: Input)
+  static func received(_ owner: Owner, _ id: Int, _ input: Input) -> Subscribers.Demand
   static func completed(_ owner: Owner, _ id: Int, _ completion: Subscribers.Completion<Failure>)
 }
 
@@ -71,7 +71,7 @@ internal protocol SecondaryUpstreamOwner: AnyObject {
   associatedtype SecondaryOutput
   associatedtype SecondaryFailure: Error
   func secondary(_ id: Int, didSubscribe subscription: any Subscription)
-  func secondary(_ id: Int, didSend value: SecondaryOutput)
+  func secondary(_ id: Int, didSend value: SecondaryOutput) -> Subscribers.Demand
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<SecondaryFailure>)
 }
 
@@ -84,8 +84,11 @@ internal enum MainRoute<Owner: UpstreamOwner>: UpstreamRoute {
   }
 
   @inlinable
-  static func received(_ owner: Owner, _ id: Int, _ input: Owner.UpstreamOutput) {
+  static func received(_ owner: Owner, _ id: Int, _ input: Owner.UpstreamOutput)
+    -> Subscribers.Demand
+  {
     owner.upstream(id, didSend: input)
+    return .none
   }
 
   @inlinable
@@ -107,8 +110,9 @@ where Owner.UpstreamOutput == Any {
   }
 
   @inlinable
-  static func received(_ owner: Owner, _ id: Int, _ input: Input) {
+  static func received(_ owner: Owner, _ id: Int, _ input: Input) -> Subscribers.Demand {
     owner.upstream(id, didSend: input as Any)
+    return .none
   }
 
   @inlinable
@@ -128,7 +132,9 @@ internal enum SecondaryRoute<Owner: SecondaryUpstreamOwner>: UpstreamRoute {
   }
 
   @inlinable
-  static func received(_ owner: Owner, _ id: Int, _ input: Owner.SecondaryOutput) {
+  static func received(_ owner: Owner, _ id: Int, _ input: Owner.SecondaryOutput)
+    -> Subscribers.Demand
+  {
     owner.secondary(id, didSend: input)
   }
 

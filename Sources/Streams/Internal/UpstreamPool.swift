@@ -123,6 +123,34 @@ internal struct UpstreamPool {
     return effects
   }
 
+  /// Notes that upstream `id` was asked for `demand` more, directly or by the demand a value
+  /// returned to it.
+  @inlinable
+  mutating func asked(_ id: Int, for demand: Subscribers.Demand) {
+    guard let slot = slots[id] else { return }
+    slots[id]?.outstanding = slot.outstanding + demand
+  }
+
+  /// Asks upstream `id` for one more value, unless it owes unlimited values or left the pool.
+  @inlinable
+  mutating func askOneMore(_ id: Int, into effects: inout DeferredEffects) {
+    guard let slot = slots[id], let subscription = slot.subscription,
+      slot.outstanding != .unlimited
+    else { return }
+    slots[id]?.outstanding = slot.outstanding + 1
+    effects.request(.max(1), from: subscription)
+  }
+
+  /// Asks every subscribed upstream for `demand` more values.
+  @inlinable
+  func requestAll(_ demand: Subscribers.Demand, into effects: inout DeferredEffects) {
+    for id in slots.keys.sorted() {
+      if let subscription = slots[id]?.subscription {
+        effects.request(demand, from: subscription)
+      }
+    }
+  }
+
   /// Upstream `id` completed: removes it. A failure ends the operator: the completion, with the
   /// other upstreams to cancel. A finish ends it when `finishesWhenEmpty` and no upstream is left.
   /// Nil when the operator goes on, or when `id` was not in the pool.

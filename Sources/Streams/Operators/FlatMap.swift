@@ -113,13 +113,21 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // Immutable configuration; the inherited `lock` guards the id of the latest inner publisher.
+  // Immutable configuration. Protected by the inherited `lock`: the id of the latest inner
+  // publisher, the inner publisher of each value waiting in the delivery queue (oldest from
+  // `queuedOriginsHead` on), and whether the value being delivered went straight through.
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline
   let transform: (Value) -> Inner
   @usableFromInline
   var lastInnerID = 0
+  @usableFromInline
+  var queuedOrigins: [Int] = []
+  @usableFromInline
+  var queuedOriginsHead = 0
+  @usableFromInline
+  var isDeliveringStraight = false
 
   @inlinable
   init(
@@ -156,14 +164,77 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     upstreamCompleted(completion)
   }
 
+  /// An inner publisher is asked for one value at first (for every value once the downstream
+  /// asked for unlimited values), as Combine does.
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    merged(id, didSubscribe: subscription)
+    lock.lock()
+    guard delivery.isOpen, merged.attach(id, subscription) else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    let demand: Subscribers.Demand = delivery.demand == .unlimited ? .unlimited : .max(1)
+    merged.asked(id, for: demand)
+    lock.unlock()
+    subscription.request(demand)
+  }
+
+  /// A value that goes straight to the downstream earns its inner publisher one more value (the
+  /// demand returned here); one that waits for demand earns it when it is delivered.
+  @inlinable
+  func secondary(_ id: Int, didSend value: Inner.Output) -> Subscribers.Demand {
+    lock.lock()
+    guard delivery.isOpen, merged.consume(id) else {
+      lock.unlock()
+      return .none
+    }
+    let goesStraight =
+      !delivery.isDelivering && delivery.bufferedCount == 0 && delivery.demand > 0
+    var more = Subscribers.Demand.none
+    if goesStraight {
+      isDeliveringStraight = true
+      if delivery.demand != .unlimited {
+        more = .max(1)
+        merged.asked(id, for: more)
+      }
+    } else {
+      queuedOrigins.append(id)
+    }
+    sendAndUnlock(value)
+    return more
   }
 
   @inlinable
-  func secondary(_ id: Int, didSend value: Inner.Output) {
-    merged(id, didSend: value)
+  override func didDeliverValue(_ effects: inout DeferredEffects) {
+    if isDeliveringStraight {
+      isDeliveringStraight = false
+      return
+    }
+    guard queuedOriginsHead < queuedOrigins.count else { return }
+    let origin = queuedOrigins[queuedOriginsHead]
+    queuedOriginsHead += 1
+    if queuedOriginsHead == queuedOrigins.count {
+      queuedOrigins.removeAll(keepingCapacity: true)
+      queuedOriginsHead = 0
+    }
+    merged.askOneMore(origin, into: &effects)
+  }
+
+  /// Finite demand asks the inner publishers for nothing more (each value earns its own
+  /// replacement); unlimited demand asks every one of them for unlimited values.
+  @inlinable
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
+    if delivery.demand == .unlimited {
+      merged.refillAll(unused: .unlimited, into: &effects)
+    }
+  }
+
+  @inlinable
+  override func didCancel(_ effects: inout DeferredEffects) {
+    super.didCancel(&effects)
+    queuedOrigins = []
+    queuedOriginsHead = 0
   }
 
   @inlinable

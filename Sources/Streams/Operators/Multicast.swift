@@ -3,9 +3,10 @@ extension Publisher {
   /// called.
   ///
   /// The subject is made on the first subscription or connection and then reused. Subscribers
-  /// attach to the subject; `connect()` subscribes the subject to this publisher, and cancelling
-  /// its result disconnects. Use ``Publishers/Multicast/autoconnect()`` to connect on the first
-  /// subscriber.
+  /// attach to the subject, each through a subscription named `Multicast` that passes their
+  /// demand to the subject as it is, as Combine's does; `connect()` subscribes the subject to this
+  /// publisher, and cancelling its result disconnects. Use
+  /// ``Publishers/Multicast/autoconnect()`` to connect on the first subscriber.
   ///
   /// ```swift
   /// let shared = expensive.multicast { PassthroughSubject<Int, Never>() }
@@ -66,12 +67,61 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      subject.subscribe(subscriber)
+      subject.subscribe(MulticastSubscription(downstream: subscriber))
     }
 
     /// Subscribes the subject to the upstream; cancel the result to disconnect.
     public func connect() -> any Cancellable {
       upstream.subscribe(subject)
     }
+  }
+}
+
+/// The subscriber `Multicast` attaches to its subject for each of its subscribers, and the
+/// subscription it gives them: events and demand pass through unchanged.
+internal final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription,
+  OperatorNamed
+{
+  var operatorName: String { "Multicast" }
+
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  private let lock = StreamsLock()
+  // Protected by `lock`: the subject's subscription, until completion or cancel.
+  private var upstream = UpstreamState()
+
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  func receive(subscription: any Subscription) {
+    guard lock.withLock({ upstream.attach(subscription) }) != nil else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard !lock.withLock({ upstream.isFinished }) else { return .none }
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let wasLive = lock.withLock {
+      defer { _ = upstream.finish() }
+      return !upstream.isFinished
+    }
+    if wasLive { downstream.receive(completion: completion) }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { upstream.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    lock.withLock { upstream.finish() }?.cancel()
   }
 }

@@ -138,8 +138,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   }
 
   @inlinable
-  func secondary(_ id: Int, didSend value: Inner.Output) {
+  func secondary(_ id: Int, didSend value: Inner.Output) -> Subscribers.Demand {
     merged(id, didSend: value)
+    return .none
   }
 
   @inlinable

@@ -1,6 +1,10 @@
 /// The subscription of every zip (`Zip` to `Zip4`): the n-th values of the upstreams are paired
 /// into the n-th output.
 ///
+/// Demand is Combine's: each request of the downstream is passed on, as it is, to every upstream
+/// (an upstream that subscribes later is asked for all the demand so far), and values ask for
+/// nothing more; tuples beyond the downstream's demand wait for it.
+///
 /// Values are kept type-erased and combined into the output by `combine` (an internal cast, never
 /// user code).
 @usableFromInline
@@ -16,7 +20,8 @@ internal final class ZipSubscription<Downstream: Subscriber>:
   typealias UpstreamFailure = Downstream.Failure
 
   // `combine` is immutable. Protected by the inherited `lock`: the upstreams still running, the
-  // values of each upstream waiting for their partners, and which upstreams finished.
+  // values of each upstream waiting for their partners, which upstreams finished, and the
+  // demand the downstream requested so far.
   @usableFromInline
   let combine: ([Any]) -> Downstream.Input
   @usableFromInline
@@ -25,6 +30,8 @@ internal final class ZipSubscription<Downstream: Subscriber>:
   var queues: [[Any]]
   @usableFromInline
   var finished: [Bool]
+  @usableFromInline
+  var requested = Subscribers.Demand.none
 
   @inlinable
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
@@ -60,20 +67,9 @@ internal final class ZipSubscription<Downstream: Subscriber>:
       subscription.cancel()
       return
     }
-    var effects = DeferredEffects()
-    refill(&effects)
+    let demand = requested
     lock.unlock()
-    effects.perform()
-  }
-
-  /// Asks each upstream with nothing waiting for one more value. Lock held.
-  @inlinable
-  func refill(_ effects: inout DeferredEffects) {
-    let queues = self.queues
-    let unused = delivery.unusedDemand
-    upstreams.refillAll(unused: unused, into: &effects) {
-      unused == .unlimited || queues[$0].isEmpty
-    }
+    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
@@ -84,7 +80,6 @@ internal final class ZipSubscription<Downstream: Subscriber>:
       return
     }
     queues[id].append(value)
-    var effects = DeferredEffects()
     if queues.allSatisfy({ !$0.isEmpty }) {
       delivery.push(combine(queues.indices.map { queues[$0].removeFirst() }))
       if let ending = finishIfExhausted() {
@@ -92,9 +87,7 @@ internal final class ZipSubscription<Downstream: Subscriber>:
         return
       }
     }
-    refill(&effects)
     lock.unlock()
-    effects.perform()
     drain()
   }
 
@@ -143,7 +136,8 @@ internal final class ZipSubscription<Downstream: Subscriber>:
 
   @inlinable
   override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
-    if delivery.isOpen { refill(&effects) }
+    requested += added
+    if delivery.isOpen { upstreams.requestAll(added, into: &effects) }
   }
 
   @inlinable
