@@ -52,7 +52,7 @@ import Testing
     probe.map { $0 + 1 }.subscribe(RecordingSubscriber<Int, Never>())
     probe.filter { $0 > 1 }.subscribe(RecordingSubscriber<Int, Never>())
     probe.compactMap { $0 }.subscribe(RecordingSubscriber<Int, Never>())
-    probe.setFailureType(to: TestFailure.self).subscribe(RecordingSubscriber<Int, TestFailure>())
+    probe.setFailureType(to: TestError.self).subscribe(RecordingSubscriber<Int, TestError>())
     #expect(probe.described == ["Map", "Filter", "CompactMap", "SetFailureType"])
   }
 

@@ -5,8 +5,8 @@ import Testing
 @Suite struct BreakpointTests {
   @Test func closuresThatSayNoLetEveryEventThrough() {
     var seen: [String] = []
-    let upstream = ManualPublisher<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.breakpoint(
       receiveSubscription: { _ in
         seen.append("subscription")
@@ -29,8 +29,8 @@ import Testing
   }
 
   @Test func breakpointOnErrorPassesValuesAndAFinish() {
-    let recorder = RecordingSubscriber<Int, TestFailure>()
-    Record<Int, TestFailure>(output: [1, 2], completion: .finished).breakpointOnError()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Record<Int, TestError>(output: [1, 2], completion: .finished).breakpointOnError()
       .subscribe(recorder)
     #expect(recorder.values == [1, 2])
     #expect(recorder.completion == .finished)

@@ -45,8 +45,8 @@ import Testing
   }
 
   @Test func customErrorDeliversBufferedValuesBeforeTheError() {
-    let upstream = ManualPublisher<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>(initialDemand: .none)
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
     upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .customError { .full })
       .subscribe(recorder)
     for value in 1...3 { upstream.send(value) }

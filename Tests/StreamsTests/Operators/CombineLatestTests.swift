@@ -17,9 +17,9 @@ import Testing
   }
 
   @Test func finishesWhenAllFinishAndFailsOnAny() {
-    let a = PassthroughSubject<Int, TestFailure>()
-    let b = PassthroughSubject<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let a = PassthroughSubject<Int, TestError>()
+    let b = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     a.combineLatest(b, +).subscribe(recorder)
     a.send(1)
     b.send(2)
@@ -30,9 +30,9 @@ import Testing
     b.send(completion: .finished)
     #expect(recorder.completion == .finished)
 
-    let c = ManualPublisher<Int, TestFailure>()
-    let d = ManualPublisher<Int, TestFailure>()
-    let failing = RecordingSubscriber<(Int, Int), TestFailure>()
+    let c = ManualPublisher<Int, TestError>()
+    let d = ManualPublisher<Int, TestError>()
+    let failing = RecordingSubscriber<(Int, Int), TestError>()
     c.combineLatest(d).subscribe(failing)
     c.send(completion: .failure(.boom))
     #expect(failing.completion == .failure(.boom))

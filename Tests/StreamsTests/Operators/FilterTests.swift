@@ -49,7 +49,7 @@ import Testing
     let upstream = ManualPublisher<Int, Never>()
     let fused: Publishers.TryFilter<ManualPublisher<Int, Never>> =
       upstream.filter { $0 % 2 == 0 }.tryFilter { value in
-        guard value < 6 else { throw TestFailure.boom }
+        guard value < 6 else { throw TestError.boom }
         return value > 0
       }
     let recorder = RecordingSubscriber<Int, any Error>()

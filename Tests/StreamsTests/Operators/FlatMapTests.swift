@@ -33,10 +33,10 @@ import Testing
   }
 
   @Test func innerFailureCancelsEverything() {
-    let upstream = ManualPublisher<Int, TestFailure>()
-    let other = ManualPublisher<Int, TestFailure>()
-    let failing = PassthroughSubject<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let upstream = ManualPublisher<Int, TestError>()
+    let other = ManualPublisher<Int, TestError>()
+    let failing = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.flatMap { $0 == 0 ? other.eraseToAnyPublisher() : failing.eraseToAnyPublisher() }
       .subscribe(recorder)
     upstream.send(0)
@@ -62,16 +62,16 @@ import Testing
   @Test func flatMapOverloadsWhereOneSideCannotFail() {
     let failingInner:
       Publishers.FlatMap<
-        Fail<Int, TestFailure>,
-        Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestFailure>
-      > = PassthroughSubject<Int, Never>().flatMap { _ in Fail<Int, TestFailure>(error: .boom) }
+        Fail<Int, TestError>,
+        Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestError>
+      > = PassthroughSubject<Int, Never>().flatMap { _ in Fail<Int, TestError>(error: .boom) }
     _ = failingInner
 
-    let upstream = PassthroughSubject<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let upstream = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let neverFailingInner:
       Publishers.FlatMap<
-        Publishers.SetFailureType<Just<Int>, TestFailure>, PassthroughSubject<Int, TestFailure>
+        Publishers.SetFailureType<Just<Int>, TestError>, PassthroughSubject<Int, TestError>
       > =
         upstream.flatMap { Just($0 * 2) }
     neverFailingInner.subscribe(recorder)

@@ -32,7 +32,7 @@ import Testing
     let upstream = ManualPublisher<Int, Never>()
     let fused: Publishers.TryMap<ManualPublisher<Int, Never>, String> =
       upstream.map { $0 + 1 }.tryMap { value in
-        guard value < 3 else { throw TestFailure.boom }
+        guard value < 3 else { throw TestError.boom }
         return "\(value)"
       }
     let recorder = RecordingSubscriber<String, any Error>()

@@ -20,10 +20,10 @@ import Testing
   }
 
   @Test func failureCancelsTheOthers() {
-    let a = ManualPublisher<Int, TestFailure>()
-    let b = ManualPublisher<Int, TestFailure>()
-    let c = ManualPublisher<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let a = ManualPublisher<Int, TestError>()
+    let b = ManualPublisher<Int, TestError>()
+    let c = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     a.merge(with: b, c).subscribe(recorder)
     b.send(completion: .failure(.boom))
     #expect(recorder.completion == .failure(.boom))

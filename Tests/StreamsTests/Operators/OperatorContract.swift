@@ -3,11 +3,6 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// The error the contract checks fail upstreams with.
-struct TestError: Error, Equatable, CustomStringConvertible {
-  let code: Int
-  var description: String { "TestError(\(code))" }
-}
 
 /// How a recorded stream ended.
 enum Ending: Equatable {

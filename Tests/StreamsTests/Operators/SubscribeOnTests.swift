@@ -21,7 +21,7 @@ import Testing
 
   @Test func aSecondCompletionIsNotPassedOn() {
     let scheduler = TestScheduler()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let misbehaving = CapturingPublisher()
     misbehaving.subscribe(on: scheduler).subscribe(recorder)
     scheduler.advance()
@@ -37,11 +37,11 @@ import Testing
 /// A publisher that keeps its subscriber so a test can send it events out of contract.
 private final class CapturingPublisher: Publisher {
   typealias Output = Int
-  typealias Failure = TestFailure
+  typealias Failure = TestError
 
-  var subscriber: AnySubscriber<Int, TestFailure>?
+  var subscriber: AnySubscriber<Int, TestError>?
 
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestFailure {
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
     self.subscriber = AnySubscriber(subscriber)
     subscriber.receive(subscription: Subscriptions.empty)
   }

@@ -31,8 +31,8 @@ import Testing
   }
 
   @Test func innerFailureFails() {
-    let upstream = ManualPublisher<Fail<Int, TestFailure>, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let upstream = ManualPublisher<Fail<Int, TestError>, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.switchToLatest().subscribe(recorder)
     upstream.send(Fail(error: .boom))
     #expect(recorder.completion == .failure(.boom))
@@ -40,18 +40,18 @@ import Testing
   }
 
   @Test func switchToLatestOverloadsWhereOneSideCannotFail() {
-    let outer = PassthroughSubject<PassthroughSubject<Int, TestFailure>, Never>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let outer = PassthroughSubject<PassthroughSubject<Int, TestError>, Never>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     outer.switchToLatest().subscribe(recorder)
-    let inner = PassthroughSubject<Int, TestFailure>()
+    let inner = PassthroughSubject<Int, TestError>()
     outer.send(inner)
     inner.send(1)
     inner.send(completion: .failure(.boom))
     #expect(recorder.values == [1])
     #expect(recorder.completion == .failure(.boom))
 
-    let failingOuter = PassthroughSubject<Just<Int>, TestFailure>()
-    let second = RecordingSubscriber<Int, TestFailure>()
+    let failingOuter = PassthroughSubject<Just<Int>, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     failingOuter.switchToLatest().subscribe(second)
     failingOuter.send(Just(4))
     failingOuter.send(completion: .failure(.boom))

@@ -64,8 +64,8 @@ import Testing
 
   @Test func failureDeliversTheHeldValueThenTheFailure() {
     let scheduler = TestScheduler()
-    let subject = PassthroughSubject<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let subject = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
     subject.send(1)
     scheduler.advance()

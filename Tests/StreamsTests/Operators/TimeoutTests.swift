@@ -6,8 +6,8 @@ import Testing
 @Suite struct TimeoutTests {
   @Test func failsWithCustomErrorAfterSilence() {
     let scheduler = TestScheduler()
-    let upstream = ManualPublisher<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>(clock: scheduler.clock)
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(clock: scheduler.clock)
     upstream.timeout(.seconds(1), scheduler: scheduler) { .timedOut }.subscribe(recorder)
     scheduler.advance(by: .milliseconds(900))
     upstream.send(1)
@@ -31,8 +31,8 @@ import Testing
 
   @Test func upstreamCompletionWinsBeforeTimeout() {
     let scheduler = TestScheduler()
-    let subject = PassthroughSubject<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let subject = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     subject.timeout(.seconds(1), scheduler: scheduler) { .timedOut }.subscribe(recorder)
     subject.send(completion: .finished)
     scheduler.advance(by: .seconds(2))

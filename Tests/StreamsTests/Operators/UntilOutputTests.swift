@@ -5,7 +5,7 @@ import Testing
 @Suite struct UntilOutputTests {
   @Test func prefixFinishesOnOtherOutput() {
     let upstream = ManualPublisher<Int, Never>()
-    let other = PassthroughSubject<Void, TestFailure>()
+    let other = PassthroughSubject<Void, TestError>()
     let recorder = RecordingSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: other).subscribe(recorder)
     upstream.send(1)
@@ -18,7 +18,7 @@ import Testing
 
   @Test func prefixIgnoresOtherCompletion() {
     let upstream = PassthroughSubject<Int, Never>()
-    let other = PassthroughSubject<Void, TestFailure>()
+    let other = PassthroughSubject<Void, TestError>()
     let recorder = RecordingSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: other).subscribe(recorder)
     other.send(completion: .failure(.boom))
@@ -100,17 +100,17 @@ import Testing
   }
 
   @Test func dropFinishesWhenOtherFinishesWithoutOutput() {
-    let upstream = ManualPublisher<Int, TestFailure>()
-    let other = PassthroughSubject<Void, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let upstream = ManualPublisher<Int, TestError>()
+    let other = PassthroughSubject<Void, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: other).subscribe(recorder)
     other.send(completion: .finished)
     #expect(recorder.completion == .finished)
     #expect(upstream.cancelCount == 1)
 
-    let failingUpstream = ManualPublisher<Int, TestFailure>()
-    let failingOther = PassthroughSubject<Void, TestFailure>()
-    let failing = RecordingSubscriber<Int, TestFailure>()
+    let failingUpstream = ManualPublisher<Int, TestError>()
+    let failingOther = PassthroughSubject<Void, TestError>()
+    let failing = RecordingSubscriber<Int, TestError>()
     failingUpstream.drop(untilOutputFrom: failingOther).subscribe(failing)
     failingOther.send(completion: .failure(.boom))
     #expect(failing.completion == .failure(.boom))

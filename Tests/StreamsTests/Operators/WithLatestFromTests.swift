@@ -21,9 +21,9 @@ import Testing
   }
 
   @Test func otherFailureFails() {
-    let upstream = ManualPublisher<Int, TestFailure>()
-    let other = PassthroughSubject<Int, TestFailure>()
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let upstream = ManualPublisher<Int, TestError>()
+    let other = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.withLatestFrom(other).subscribe(recorder)
     other.send(completion: .failure(.boom))
     #expect(recorder.completion == .failure(.boom))

@@ -34,9 +34,9 @@ import Testing
   }
 
   @Test func failsOnAnyFailure() {
-    let a = ManualPublisher<Int, TestFailure>()
-    let b = PassthroughSubject<Int, TestFailure>()
-    let recorder = RecordingSubscriber<(Int, Int), TestFailure>()
+    let a = ManualPublisher<Int, TestError>()
+    let b = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<(Int, Int), TestError>()
     a.zip(b).subscribe(recorder)
     b.send(completion: .failure(.boom))
     #expect(recorder.completion == .failure(.boom))

@@ -20,8 +20,8 @@ import Testing
   }
 
   @Test func aFailureFollowsTheLastValue() {
-    let record = Record<Int, TestFailure>(output: [1], completion: .failure(.boom))
-    let recorder = RecordingSubscriber<Int, TestFailure>()
+    let record = Record<Int, TestError>(output: [1], completion: .failure(.boom))
+    let recorder = RecordingSubscriber<Int, TestError>()
     record.subscribe(recorder)
     #expect(recorder.values == [1])
     #expect(recorder.completion == .failure(.boom))
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func aCompleteRecordingIgnoresLaterEvents() {
-    var recording = Record<Int, TestFailure>.Recording()
+    var recording = Record<Int, TestError>.Recording()
     #expect(recording.completion == .finished)
     recording.receive(1)
     recording.receive(completion: .failure(.boom))

@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct ResultPublisherTests {
   @Test func successWaitsForDemandThenFinishes() {
-    let recorder = RecordingSubscriber<Int, TestFailure>(initialDemand: .none)
-    Result<Int, TestFailure>.success(5).publisher.subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+    Result<Int, TestError>.success(5).publisher.subscribe(recorder)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [5])
@@ -13,13 +13,13 @@ import Testing
   }
 
   @Test func failureIsDeliveredWithoutDemand() {
-    let recorder = RecordingSubscriber<Int, TestFailure>(initialDemand: .none)
-    Result<Int, TestFailure>.Publisher(.boom).subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+    Result<Int, TestError>.Publisher(.boom).subscribe(recorder)
     #expect(recorder.completion == .failure(.boom))
   }
 
   @Test func initialisersAndEquality() {
-    #expect(Result<Int, TestFailure>.Publisher(1) == Result.success(1).publisher)
-    #expect(Result<Int, TestFailure>.Publisher(.boom).result == .failure(.boom))
+    #expect(Result<Int, TestError>.Publisher(1) == Result.success(1).publisher)
+    #expect(Result<Int, TestError>.Publisher(.boom).result == .failure(.boom))
   }
 }

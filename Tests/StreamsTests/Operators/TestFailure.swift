@@ -1,6 +1,0 @@
-/// A failure for tests.
-enum TestFailure: Error, Equatable {
-  case boom
-  case timedOut
-  case full
-}
