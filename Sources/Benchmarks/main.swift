@@ -19,6 +19,7 @@ DatasyncFoundationBenchmarks.run { name, iterations, body in
   harness.measure(name, iterations: iterations, body)
 }
 DatasyncFoundationBenchmarks.runDecoding(harness)
+DatasyncRulesBenchmarks.run(harness)
 let engineCases = ["datasync: leaf set", "datasync: push into", "datasync: value event"]
 if engineCases.contains(where: harness.includes) {
   runDatasyncEngineBenchmarks { name, iterations, body in

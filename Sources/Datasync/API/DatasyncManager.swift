@@ -3,7 +3,8 @@ import Foundation
 /// Gives access to nodes and owns the subscriptions made through them.
 ///
 /// Subscriptions created with `stores: true` (the default) live as long as their manager: they
-/// are cancelled, implicitly, when the manager is deinitialized, or by ``unsubscribeFromAll()``.
+/// are cancelled implicitly when the manager is deinitialized, explicitly by
+/// ``unsubscribeFromAll()``.
 /// A stored subscription never keeps its manager alive. Keep a manager in the object that owns
 /// the subscriptions (for example a view model).
 ///
@@ -48,13 +49,16 @@ public final class DatasyncManager: @unchecked Sendable {
     manager.node(for: path)
   }
 
-  /// Cancels every subscription this manager stores; each completes as an implicit cancel.
+  /// Cancels every subscription this manager stores, explicitly: each completes with
+  /// ``DatasyncSubscriptionCompletion/cancelled(explicitly:)`` true, as ``DatasyncSubscription/cancel()``
+  /// would, so a ``DatasyncCompletedSubscriptionPolicy/keepUpdatingDataWhenImplicit`` policy
+  /// drops the data. Subscriptions made with `stores: false` are not affected.
   public func unsubscribeFromAll() {
     let subscriptions = lock.withLock { () -> [DatasyncSubscription] in
       defer { stored = [:] }
       return Array(stored.values)
     }
-    for subscription in subscriptions { subscription.cancel(explicitly: false) }
+    for subscription in subscriptions { subscription.cancel(explicitly: true) }
   }
 
   /// Calls `onChange` on `queue` with the service's connection state, then at every change, for

@@ -27,9 +27,9 @@ extension DatasyncNode {
 
   /// Merges an object into the value (see ``merge(with:at:queue:then:)``).
   public func merge<T: Encodable>(with value: T, at time: DatasyncTime = .now) async throws {
-    let children = try MergeChildren.of(value, encoder: context.encoder)
+    let operation = try mergeOperation(value)
     try await withCallback {
-      perform(.merge(location, children), at: time, target: CallbackTarget(queue: $0, then: $1))
+      perform(operation, at: time, target: CallbackTarget(queue: $0, then: $1))
     }
   }
 

@@ -3,16 +3,20 @@ import Foundation
 extension DatasyncNode {
   /// Gets the complete value of the node, asynchronously.
   ///
-  /// When a subscription keeps the node up to date, the value comes from the local cache (with
-  /// the local writes not yet acknowledged); otherwise it is read from the back end, and waits for
-  /// the connection when the service is disconnected.
+  /// When the local cache holds the complete value — a subscription keeps the node (or an
+  /// ancestor) up to date, or a local `set` of the node or of an ancestor is not acknowledged
+  /// yet — the value comes from the cache, with the local writes not yet acknowledged. Otherwise
+  /// it is read from the back end: while the connection is lost it waits for the connection, but
+  /// while the application has disabled it (``DatasyncService/isConnectionEnabled`` false) it
+  /// fails at once with `disconnected`, and a read still waiting when the application disables
+  /// the connection fails then (or is answered from the cache if it has become complete).
   ///
   /// From `async` code this form is chosen only when `queue:` or `then:` is passed; otherwise
   /// `try await node.value()` is used.
   ///
   /// - Parameters:
   ///   - queue: The queue `then` is called on.
-  ///   - then: Receives the value.
+  ///   - then: Receives the value, or an error with code `disconnected`.
   public func value(
     queue: DispatchQueue = .main, then: ((WebcomResult<DatasyncValue>) -> Void)? = nil
   ) {
@@ -26,7 +30,8 @@ extension DatasyncNode {
   /// - Parameters:
   ///   - type: The type to decode.
   ///   - queue: The queue `then` is called on.
-  ///   - then: Receives the decoded value, or an error with code `decodingFailed`.
+  ///   - then: Receives the decoded value, or an error with code `decodingFailed`, or
+  ///     `disconnected` as for ``value(queue:then:)``.
   public func decodedValue<T: Decodable>(
     as type: T.Type = T.self, queue: DispatchQueue = .main,
     then: ((WebcomResult<T>) -> Void)? = nil

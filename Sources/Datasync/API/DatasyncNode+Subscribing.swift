@@ -5,13 +5,20 @@ extension DatasyncNode {
   ///
   /// The subscription first replays the current data — one child addition per existing child in
   /// key order (within the window of `childrenConstraint`) for child events, the current value
-  /// for value events — then delivers live events. The replay is made only from complete data,
-  /// in subscription order on `queue`: subscribing to child additions and then to value changes
-  /// of the same node delivers that value event after all the replayed additions, which tells
-  /// that the initial load is complete. For one write, events come in the order removals,
-  /// additions, changes, value; subscriptions of deeper nodes before those of their ancestors.
-  /// Writing a value equal to the current one raises no event. Children entering the window
-  /// arrive as additions, children leaving it as removals.
+  /// for value events — then delivers live events. The replay is made only from complete data
+  /// (the back end's data for the node or an ancestor, or a local `set` of the node or of an
+  /// ancestor, even while offline; see ``DatasyncService/isConnectionEnabled``), in subscription
+  /// order on `queue`: subscribing to child additions and then to value changes of the same node
+  /// delivers that value event after all the replayed additions, which tells that the initial
+  /// load is complete.
+  ///
+  /// For one write (or one message from the back end), the child events of every subscription
+  /// of this service come before any value event: first the child events, subscriptions of
+  /// deeper nodes first, each subscription's in the order removals, additions, changes; then the
+  /// value events, deeper nodes first. Acknowledgements follow the same rule (child
+  /// acknowledgements before value acknowledgements). Events of subscriptions sharing `queue`
+  /// arrive in that order. Writing a value equal to the current one raises no event. Children
+  /// entering the window arrive as additions, children leaving it as removals.
   ///
   /// With `stores: true` the manager keeps the subscription until it is cancelled, the manager is
   /// released, or ``DatasyncManager/unsubscribeFromAll()`` is called; with `stores: false` the
@@ -22,15 +29,16 @@ extension DatasyncNode {
   /// - Parameters:
   ///   - eventType: The events wanted, for example `.childAddition`, `.valueChange` or
   ///     `.child(addition: true, removal: true)`.
-  ///   - childrenConstraint: The window of children (`.all` by default).
+  ///   - childrenConstraint: The window of children (`.all` by default). A limit is an upper
+  ///     bound: `.startAt(key: k, limit: .max)` is every child from `k` on.
   ///   - stores: Whether the manager keeps the subscription.
   ///   - file: The source file of the call, for diagnostics.
   ///   - line: The source line of the call, for diagnostics.
   ///   - queue: The queue of both callbacks.
   ///   - onEvent: Receives each event.
   ///   - onCompletion: Receives how the subscription ended.
-  /// - Returns: The subscription; nil when `eventType` asks for no event or `childrenConstraint`
-  ///   has a negative limit (no callback is then called).
+  /// - Returns: The subscription; nil when ``subscribeThrows(to:childrenConstraint:stores:file:line:queue:onEvent:onCompletion:)``
+  ///   would throw (no callback is then called).
   @discardableResult
   public func subscribe(
     to eventType: DatasyncEventType, childrenConstraint: DatasyncChildrenConstraint = .all,
@@ -38,7 +46,40 @@ extension DatasyncNode {
     onEvent: @escaping (DatasyncEvent) -> Void,
     onCompletion: ((DatasyncSubscriptionCompletion) -> Void)? = nil
   ) -> DatasyncSubscription? {
-    guard eventType.asksForEvents, (try? childrenConstraint.validate()) != nil else { return nil }
+    try? subscribeThrows(
+      to: eventType, childrenConstraint: childrenConstraint, stores: stores, file: file,
+      line: line, queue: queue, onEvent: onEvent, onCompletion: onCompletion)
+  }
+
+  /// Subscribes to events of the node, or tells why the subscription is refused.
+  ///
+  /// Behaves as ``subscribe(to:childrenConstraint:stores:file:line:queue:onEvent:onCompletion:)``,
+  /// which returns nil where this method throws.
+  ///
+  /// ```swift
+  /// do {
+  ///   try messages.subscribeThrows(to: .childAddition, childrenConstraint: .last(limit: count)) {
+  ///     print($0.key)
+  ///   }
+  /// } catch {
+  ///   print(error.message)  // the children constraint .last(limit: 0) has a limit of 0; ...
+  /// }
+  /// ```
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidArgument` when `eventType` asks for no event or
+  ///   `childrenConstraint` has a limit below 1; nothing is subscribed and no callback is called.
+  @discardableResult
+  public func subscribeThrows(
+    to eventType: DatasyncEventType, childrenConstraint: DatasyncChildrenConstraint = .all,
+    stores: Bool = true, file: String = #file, line: Int = #line, queue: DispatchQueue = .main,
+    onEvent: @escaping (DatasyncEvent) -> Void,
+    onCompletion: ((DatasyncSubscriptionCompletion) -> Void)? = nil
+  ) throws(WebcomError) -> DatasyncSubscription {
+    guard eventType.asksForEvents else {
+      throw WebcomError(
+        .invalidArgument, "cannot subscribe to \(path) with \(eventType): it asks for no event")
+    }
+    try childrenConstraint.validate()
     let core = SubscriptionCore(
       path: location, constraint: childrenConstraint, eventType: eventType, queue: queue,
       context: context, onEvent: onEvent, onCompletion: onCompletion)

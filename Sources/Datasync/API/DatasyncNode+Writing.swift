@@ -8,7 +8,8 @@ extension DatasyncNode {
   /// - Parameters:
   ///   - time: `.now`, or a disconnection of this client (see ``set(_:at:queue:then:)``).
   ///   - queue: The queue `then` is called on.
-  ///   - then: Called when the back end has applied (or registered) the write, or with its error.
+  ///   - then: Called when the back end has applied (or registered) the write, or with its error
+  ///     (`invalidPath` for a node past the limits of paths, see ``createChild()``).
   public func clear(
     at time: DatasyncTime = .now, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
@@ -32,9 +33,11 @@ extension DatasyncNode {
   ///   - value: The new value.
   ///   - time: When the back end applies the write.
   ///   - queue: The queue `then` is called on.
-  ///   - then: Receives the outcome; errors: `encodingFailed`, `invalidValue` (NaN, infinity),
-  ///     `invalidKey` (a forbidden character in a key), or the back end's rejection. On error
-  ///     nothing is written.
+  ///   - then: Receives the outcome; errors: `encodingFailed`, `invalidValue` (NaN, infinity, or
+  ///     a value whose stored paths would exceed 32 levels or 768 UTF-8 bytes, naming the
+  ///     culprit path), `invalidKey` (a forbidden character in a key), `invalidPath` (a node past
+  ///     those limits, see ``createChild()``), or the back end's rejection. On error nothing is
+  ///     written and no local event is raised.
   public func set<T: Encodable>(
     _ value: T, at time: DatasyncTime = .now, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
@@ -48,27 +51,54 @@ extension DatasyncNode {
     }
   }
 
-  /// Merges an object into the value of the node: the children it names are replaced (or
-  /// deleted when null), the other children are kept.
+  /// Merges an object into the value of the node: each member is written exactly as
+  /// ``set(_:at:queue:then:)`` would write it at its location (null, an empty object and an
+  /// empty array delete it; server values resolve), everything else is kept.
+  ///
+  /// A member's key is a child key, or a path below the node whose segments are separated by `/`
+  /// (no empty segment, no `.` nor `..`): one merge writes several locations atomically, as the
+  /// `update` of hosted realtime databases does, and raises one batch of events. No two keys may
+  /// overlap (`"a"` with `"a/b"`). An array merges its elements at `"0"`, `"1"`, …
+  ///
+  /// ```swift
+  /// node.merge(with: ["profile/name": "Ada", "lastSeen": nil] as [String: String?])
+  /// ```
   ///
   /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
   ///
   /// - Parameters:
-  ///   - value: A value that encodes to a JSON object.
+  ///   - value: A value that encodes to a JSON object (or array).
   ///   - time: When the back end applies the write (see ``set(_:at:queue:then:)``).
   ///   - queue: The queue `then` is called on.
-  ///   - then: Receives the outcome; `invalidArgument` when the value is not an object, and the
-  ///     errors of ``set(_:at:queue:then:)``.
+  ///   - then: Receives the outcome; `invalidArgument` when the value is not an object or when
+  ///     two keys overlap (naming both), `invalidKey` for a key with an invalid segment,
+  ///     `invalidPath` when a written location exceeds 32 levels or 768 bytes, and the errors of
+  ///     ``set(_:at:queue:then:)``. On error nothing is written.
   public func merge<T: Encodable>(
     with value: T, at time: DatasyncTime = .now, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
   ) {
     let target = CallbackTarget(queue: queue, then: then)
     do throws(WebcomError) {
-      let children = try MergeChildren.of(value, encoder: context.encoder)
-      perform(.merge(location, children), at: time, target: target)
+      perform(try mergeOperation(value), at: time, target: target)
     } catch {
       target.deliver(.failure(error))
+    }
+  }
+
+  /// The merge of a value into this node.
+  ///
+  /// - Throws: the encoding errors, `invalidArgument` for a value that is not an object nor an
+  ///   array or for overlapping keys, `invalidKey` for an invalid key segment.
+  func mergeOperation<T: Encodable>(_ value: T) throws(WebcomError) -> WriteOperation {
+    switch try ValueEncoder(configuration: context.encoder).encodeMembers(value) {
+    case .members(let members):
+      return .merge(location, try MergeEntry.entries(from: members))
+    case .other(let other):
+      throw WebcomError(
+        .invalidArgument,
+        "cannot merge into \(path): merge needs a value that encodes to an object, not "
+          + other.kindDescription)
     }
   }
 
@@ -79,8 +109,10 @@ extension DatasyncNode {
   /// - Parameters:
   ///   - value: The value of the new child.
   ///   - queue: The queue `then` is called on.
-  ///   - then: Receives the outcome (errors as for ``set(_:at:queue:then:)``).
-  /// - Returns: The new child, or nil when the value cannot be encoded (`then` gets the error).
+  ///   - then: Receives the outcome (errors as for ``set(_:at:queue:then:)``; `invalidPath` when
+  ///     the node is at the limits of paths, see ``createChild()``).
+  /// - Returns: The new child, or nil when the write is refused before it starts: the value
+  ///   cannot be encoded or stored there (`then` gets the error).
   @discardableResult
   public func push<T: Encodable>(
     _ value: T, queue: DispatchQueue = .main, then: ((WebcomResult<Void>) -> Void)? = nil
@@ -89,8 +121,7 @@ extension DatasyncNode {
     do throws(WebcomError) {
       let tree = try JSONValue.fromEncodable(value, encoder: context.encoder)
       let child = createChild()
-      perform(.set(child.location, tree), at: .now, target: target)
-      return child
+      return perform(.set(child.location, tree), at: .now, target: target) ? child : nil
     } catch {
       target.deliver(.failure(error))
       return nil
@@ -100,7 +131,9 @@ extension DatasyncNode {
   /// Atomically adds `step` to the number of the node; a null node starts from `startValue`.
   ///
   /// Concurrent increments from any clients all count. Integers stay integers when `startValue`
-  /// and `step` are integral.
+  /// and `step` are integral and the sum fits in `Int64`; past that range the sum continues as a
+  /// floating number (`Int64.max` + 1 gives 9.223372036854775808e18), as hosted databases do. A
+  /// sum too large to be finite fails with `invalidValue` and writes nothing.
   ///
   /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
   ///
@@ -110,7 +143,7 @@ extension DatasyncNode {
   ///   - queue: The queue `then` is called on.
   ///   - then: Receives the new value written by the back end; `notANumber` when the node holds
   ///     something else than a number (nothing is written), `invalidValue` for a NaN or infinite
-  ///     argument.
+  ///     argument or sum, `invalidPath` for a node past the limits of paths (see ``createChild()``).
   public func increment(
     from startValue: Double = 0, by step: Double = 1, queue: DispatchQueue = .main,
     then: ((WebcomResult<DatasyncValue>) -> Void)? = nil
@@ -125,8 +158,12 @@ extension DatasyncNode {
       return
     }
     let context = self.context
-    core.write(.increment(location, start: startValue, step: step)) { result in
-      target.deliver(result.map(context.value))
+    do throws(WebcomError) {
+      try core.write(.increment(location, start: startValue, step: step)) { result in
+        target.deliver(result.map(context.value))
+      }
+    } catch {
+      target.deliver(.failure(error))
     }
   }
 
@@ -147,7 +184,9 @@ extension DatasyncNode {
   ///   - function: Maps the current value (null when nothing is known yet) to an operation.
   ///   - queue: The queue `then` is called on.
   ///   - then: Receives whether the transaction committed and the final value;
-  ///     `transactionTooManyRetries` after 25 conflicts, encoding errors of the returned value.
+  ///     `transactionTooManyRetries` after 25 conflicts, encoding errors of the returned value,
+  ///     `invalidValue` or `invalidPath` when the returned value cannot be stored at the node
+  ///     (over the limits of paths: nothing is written).
   public func transaction(
     _ function: @escaping DatasyncTransaction.Function, queue: DispatchQueue = .main,
     then: ((WebcomResult<DatasyncTransaction.Result>) -> Void)? = nil
@@ -181,7 +220,9 @@ extension DatasyncNode {
   /// - Parameters:
   ///   - destination: The node to write.
   ///   - queue: The queue `then` is called on.
-  ///   - then: Called when the back end of the destination has applied the write.
+  ///   - then: Called when the back end of the destination has applied the write; `invalidValue`
+  ///     or `invalidPath` when the value cannot be stored at the destination (its paths would
+  ///     exceed 32 levels or 768 UTF-8 bytes): nothing is written.
   public func copy(
     to destination: DatasyncNode, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
@@ -212,12 +253,26 @@ extension DatasyncNode {
     core.cancelDisconnectionWrites(at: location) { result in target.deliver(result.map { _ in }) }
   }
 
-  func perform(_ operation: WriteOperation, at time: DatasyncTime, target: CallbackTarget<Void>) {
+  /// Sends a write; when it is refused before it starts (a path over the limits), `target` gets
+  /// the error and the result is false.
+  @discardableResult
+  func perform(_ operation: WriteOperation, at time: DatasyncTime, target: CallbackTarget<Void>)
+    -> Bool
+  {
     let answer: ClientCore.Answer = { result in target.deliver(result.map { _ in }) }
-    switch time {
-    case .now: core.write(operation, answer: answer)
-    case .nextDisconnection: core.writeOnDisconnection(operation, repeating: false, answer: answer)
-    case .onDisconnection: core.writeOnDisconnection(operation, repeating: true, answer: answer)
+    do throws(WebcomError) {
+      switch time {
+      case .now:
+        try core.write(operation, answer: answer)
+      case .nextDisconnection:
+        try core.writeOnDisconnection(operation, repeating: false, answer: answer)
+      case .onDisconnection:
+        try core.writeOnDisconnection(operation, repeating: true, answer: answer)
+      }
+      return true
+    } catch {
+      target.deliver(.failure(error))
+      return false
     }
   }
 }

@@ -68,6 +68,13 @@ public final class DatasyncNode: Hashable, CustomStringConvertible, Sendable {
 
   /// A new child whose key is a push identifier: unique, and ordered chronologically with the
   /// other push identifiers of this process.
+  ///
+  /// As every node exists, this always returns a node. But a node 32 levels deep, or whose path
+  /// leaves less than 21 bytes of the 768 allowed, cannot have children: its new child's path is
+  /// over the limits of paths, so the child holds no data (it reads as null) and every write to
+  /// it (`set`, `merge`, `push`, `increment`, `transaction`, a copy to it, a disconnection
+  /// operation) fails with `invalidPath` and stores nothing. ``push(_:queue:then:)`` returns nil
+  /// there.
   public func createChild() -> DatasyncNode {
     DatasyncNode(
       manager: manager,

@@ -33,6 +33,12 @@ public final class DatasyncService: Sendable {
   /// Setting false disconnects: writes keep raising local events and queue, in order, until it is
   /// set back to true, when they are sent. The back end runs the disconnection operations
   /// (`at: .nextDisconnection` / `.onDisconnection`) when the service disconnects.
+  ///
+  /// While disconnected, subscriptions and reads are served from the cache where it holds the
+  /// complete value of their node: data that subscriptions were keeping up to date, and nodes
+  /// written in full locally (a `set` of the node or of an ancestor; a `merge` completes only the
+  /// children it names). A read the cache cannot answer fails with `disconnected`; a
+  /// subscription it cannot serve waits for the connection.
   public var isConnectionEnabled: Bool {
     get { core.isConnectionEnabled }
     set { core.setConnectionEnabled(newValue) }

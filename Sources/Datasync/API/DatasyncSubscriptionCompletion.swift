@@ -1,8 +1,8 @@
 /// How a subscription ended; passed once to its `onCompletion` callback.
 public enum DatasyncSubscriptionCompletion: Sendable, Equatable {
-  /// Cancelled: explicitly by ``DatasyncSubscription/cancel()``, or implicitly when its manager
-  /// (for stored subscriptions) or the subscription itself (for the others) was released, or by
-  /// ``DatasyncManager/unsubscribeFromAll()``.
+  /// Cancelled: explicitly by ``DatasyncSubscription/cancel()`` or
+  /// ``DatasyncManager/unsubscribeFromAll()``, or implicitly when its manager (for stored
+  /// subscriptions) or the subscription itself (for the others) was released.
   case cancelled(explicitly: Bool)
   /// Revoked by the back end (for example when read permission is lost).
   case revoked(WebcomError)

@@ -14,6 +14,17 @@ struct ChangeEffect {
   /// changed kind, for example from a string to an object).
   let children: Set<WebcomKey>?
 
+  /// The effect a footprint allows: everything it may have modified.
+  init(footprint: ChangeFootprint) {
+    path = footprint.path
+    children = footprint.children.map(Set.init)
+  }
+
+  init(path: DatasyncPath, children: Set<WebcomKey>?) {
+    self.path = path
+    self.children = children
+  }
+
   /// The effects of `footprints` between two trees; footprints that changed nothing are dropped.
   ///
   /// Costs the size of the written values, never the size of the untouched data.

@@ -69,8 +69,62 @@ final class ClientCore: @unchecked Sendable {
     connection.open { [weak self] message in self?.receive(message) }
   }
 
+  /// Closes the connection and answers the requests still waiting, as nothing else will: those
+  /// never sent fail with `writeCancelled` (a write or a disconnection write: not applied) or
+  /// `disconnected` (a read); those sent fail with `disconnected` (a write may have been applied).
   deinit {
     connection.close()
+    var unsent: [WriteIdentifier: ClientRequest] = [:]
+    for request in outbox {
+      if let identifier = Self.identifier(of: request) { unsent[identifier] = request }
+    }
+    let waiting = pending.all.map { ($0.identifier, $0.operation.path) }
+    let writePaths = Dictionary(waiting, uniquingKeysWith: { first, _ in first })
+    for (identifier, answer) in answers.sorted(by: { $0.key < $1.key }) {
+      let error: WebcomError
+      if let request = unsent[identifier] {
+        error = Self.unsentRequestError(request)
+      } else if let path = readPaths[identifier] {
+        error = WebcomError(
+          .disconnected,
+          "the service was released before the back end answered the read of \(path.string)")
+      } else {
+        let subject = writePaths[identifier].map { "the write to \($0.string)" } ?? "a request"
+        error = WebcomError(
+          .disconnected,
+          "the service was released before the back end answered \(subject); "
+            + "it may have been applied")
+      }
+      answer(.failure(error))
+    }
+  }
+
+  /// The identifier of a request that expects an answer.
+  private static func identifier(of request: ClientRequest) -> WriteIdentifier? {
+    switch request {
+    case .listen, .unlisten: nil
+    case .write(let identifier, _), .writeOnDisconnection(let identifier, _, _),
+      .cancelDisconnectionWrites(let identifier, _), .read(let identifier, _):
+      identifier
+    }
+  }
+
+  /// The error of a request the service never sent because it was released first.
+  private static func unsentRequestError(_ request: ClientRequest) -> WebcomError {
+    let reason = "the service was released before it was sent to the back end"
+    switch request {
+    case .read(_, let path):
+      return WebcomError(.disconnected, "cannot read \(path.string): \(reason)")
+    case .write(_, let operation), .writeOnDisconnection(_, let operation, _):
+      return WebcomError(
+        .writeCancelled, "the write to \(operation.path.string) was not applied: \(reason)")
+    case .cancelDisconnectionWrites(_, let path):
+      return WebcomError(
+        .writeCancelled,
+        "the disconnection writes at \(path.string) were not cancelled: \(reason)")
+    case .listen, .unlisten:
+      return WebcomError(.disconnected, reason)
+    }
   }
 
   // MARK: Reading
@@ -85,24 +139,38 @@ final class ClientCore: @unchecked Sendable {
     lock.withLock { visible.value(at: path.keys) }
   }
 
-  /// The complete value at a path: from the cache when a listen covers it, else from the back end.
+  /// The complete value at a path: from the cache when it holds complete data there (see
+  /// ``hasCompleteDataLocked(at:)``), else from the back end; while the application has disabled
+  /// the connection, `disconnected` instead of waiting.
   func read(at path: DatasyncPath, answer: @escaping Answer) {
-    let cached = lock.withLock { () -> JSONValue? in
-      if isCoveredLocked(path) { return visible.value(at: path.keys) }
+    let result = lock.withLock { () -> WebcomResult<JSONValue>? in
+      if hasCompleteDataLocked(at: path) { return .success(visible.value(at: path.keys)) }
+      guard isEnabled else { return .failure(Self.disabledReadError(at: path)) }
       let identifier = makeIdentifierLocked()
       answers[identifier] = answer
       readPaths[identifier] = path
       sendLocked(.read(identifier, path))
       return nil
     }
-    if let cached { answer(.success(cached)) }
+    if let result { answer(result) }
+  }
+
+  private static func disabledReadError(at path: DatasyncPath) -> WebcomError {
+    WebcomError(
+      .disconnected,
+      "cannot read \(path.string): the connection is disabled and the cache does not hold the "
+        + "complete value (subscribe to the node, or set it, to keep it in the cache)")
   }
 
   // MARK: Writing
 
   /// Applies a write locally (raising its events at once) and sends it to the back end; `answer`
   /// gets the written value or the back end's error.
-  func write(_ operation: WriteOperation, answer: Answer?) {
+  ///
+  /// - Throws: ``WebcomError`` (`invalidPath`, `invalidValue`) when a written path would exceed
+  ///   the limits of paths; nothing is applied nor sent.
+  func write(_ operation: WriteOperation, answer: Answer?) throws(WebcomError) {
+    try operation.checkLimits()
     lock.withLock {
       abortTransactionsLocked(overlapping: operation)
       let identifier = makeIdentifierLocked()
@@ -110,14 +178,20 @@ final class ClientCore: @unchecked Sendable {
       let old = visible
       visible = local.applyingOptimistically(to: visible)
       pending.append(PendingWrites.Write(identifier: identifier, operation: local))
-      emitLocked(from: old, footprints: [local.footprint])
+      emitLocked(from: old, footprints: local.footprints)
+      completeViewsLocked { pending.replacesWholeValue(at: $0.path) }
       if let answer { answers[identifier] = answer }
       sendLocked(.write(identifier, operation))
     }
   }
 
   /// Registers a write the back end runs when this client disconnects.
-  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: Answer?) {
+  ///
+  /// - Throws: as ``write(_:answer:)``; nothing is sent.
+  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: Answer?)
+    throws(WebcomError)
+  {
+    try operation.checkLimits()
     request(answer: answer) { .writeOnDisconnection($0, operation, repeating: repeating) }
   }
 
@@ -171,7 +245,7 @@ final class ClientCore: @unchecked Sendable {
       completion(.success((committed: false, value: current)))
       return
     }
-    write(.compareAndSet(path, expected: current, value: newValue)) { [weak self] result in
+    let answer: Answer = { [weak self] result in
       switch result {
       case .success(let value):
         completion(.success((committed: true, value: value)))
@@ -194,6 +268,11 @@ final class ClientCore: @unchecked Sendable {
         completion(.failure(error))
       }
     }
+    do throws(WebcomError) {
+      try write(.compareAndSet(path, expected: current, value: newValue), answer: answer)
+    } catch {
+      completion(.failure(error))
+    }
   }
 
   static let maximumTransactionAttempts = 25
@@ -212,7 +291,7 @@ final class ClientCore: @unchecked Sendable {
       } else {
         view = View(
           path: key.path, constraint: key.constraint, sequence: subscription.sequence,
-          isComplete: isCoveredLocked(key.path))
+          isComplete: hasCompleteDataLocked(at: key.path))
         views[key] = view
         listens[key.path, default: Listen()].viewCount += 1
         if listens[key.path]?.viewCount == 1 && connectionState != .disconnected {
@@ -258,17 +337,39 @@ final class ClientCore: @unchecked Sendable {
   var isConnectionEnabled: Bool { lock.withLock { isEnabled } }
 
   /// Disconnects (writes keep applying locally and queue) or reconnects (queued writes are sent
-  /// in order).
+  /// in order). Disconnecting answers the reads still waiting for the back end: from the cache
+  /// when it holds their complete value, else with `disconnected`.
   func setConnectionEnabled(_ enabled: Bool) {
-    let (changed, callout) = lock.withLock { () -> (Bool, (() -> Void)?) in
-      guard enabled != isEnabled else { return (false, nil) }
+    let (changed, callouts) = lock.withLock { () -> (Bool, [() -> Void]) in
+      guard enabled != isEnabled else { return (false, []) }
       isEnabled = enabled
+      var callouts = enabled ? [] : abandonReadsLocked()
       // Until the back end confirms the reconnection, requests queue in the outbox so that
       // they keep their order.
-      return (true, setStateLocked(.disconnected))
+      if let callout = setStateLocked(.disconnected) { callouts.append(callout) }
+      return (true, callouts)
     }
     if changed { connection.setConnected(enabled) }
-    callout?()
+    for callout in callouts { callout() }
+  }
+
+  /// Stops waiting for the reads sent to the back end (a late answer is ignored) and returns the
+  /// calls that answer them.
+  private func abandonReadsLocked() -> [() -> Void] {
+    guard !readPaths.isEmpty else { return [] }
+    let abandoned = readPaths.sorted { $0.key < $1.key }
+    readPaths = [:]
+    outbox.removeAll { request in
+      if case .read = request { return true }
+      return false
+    }
+    return abandoned.compactMap { identifier, path in
+      guard let answer = answers.removeValue(forKey: identifier) else { return nil }
+      let result: WebcomResult<JSONValue> =
+        hasCompleteDataLocked(at: path)
+        ? .success(visible.value(at: path.keys)) : .failure(Self.disabledReadError(at: path))
+      return { answer(result) }
+    }
   }
 
   /// Calls `observer` on every change of the connection state; returns a token for
@@ -306,7 +407,7 @@ final class ClientCore: @unchecked Sendable {
         guard listens[path] != nil else { return }
         applyServerLocked(.set(path, value))
         listens[path]?.isComplete = true
-        completeViewsLocked(under: path)
+        completeViewsLocked { path.isAncestorOrSelf(of: $0.path) }
       case .changed(let operation):
         applyServerLocked(operation)
       case .acknowledged(let identifier, let announced):
@@ -342,26 +443,21 @@ final class ClientCore: @unchecked Sendable {
     Date(timeIntervalSinceNow: clockOffset)
   }
 
-  /// Marks the running transactions a plain write (set or merge) overlaps as aborted.
+  /// Marks the running transactions a plain write overlaps as aborted: a set at, above or below
+  /// the transaction's node, a merge that writes a location at, above or below it.
   private func abortTransactionsLocked(overlapping operation: WriteOperation) {
     guard !runningTransactions.isEmpty else { return }
-    let path = operation.path
-    let mergedKeys: [WebcomKey]?
+    let written: [DatasyncPath]
     switch operation {
-    case .set: mergedKeys = nil
-    case .merge(_, let children): mergedKeys = children.map(\.key)
+    case .set(let path, _): written = [path]
+    case .merge(let path, let entries): written = entries.map { $0.path(under: path) }
     case .increment, .compareAndSet: return
     }
-    for (token, transaction) in runningTransactions {
-      let overlaps: Bool
-      if transaction.path.isAncestorOrSelf(of: path) {
-        overlaps = true
-      } else if path.isAncestor(of: transaction.path) {
-        overlaps = mergedKeys?.contains(transaction.path.keys[path.depth]) ?? true
-      } else {
-        overlaps = false
-      }
-      if overlaps { runningTransactions[token]?.isAborted = true }
+    for (token, transaction) in runningTransactions
+    where written.contains(where: {
+      $0.isAncestorOrSelf(of: transaction.path) || transaction.path.isAncestor(of: $0)
+    }) {
+      runningTransactions[token]?.isAborted = true
     }
   }
 
@@ -400,6 +496,15 @@ final class ClientCore: @unchecked Sendable {
     visible = pending.applied(to: server)
   }
 
+  /// Whether the cache holds the complete value at a path: a listen at or above it has brought
+  /// the back end's data (and keeps it up to date while connected), or a pending local write
+  /// replaces the whole value there (a `set` at or above it, or a `merge` naming the child at or
+  /// above it). A merge alone never makes its own node complete.
+  private func hasCompleteDataLocked(at path: DatasyncPath) -> Bool {
+    isCoveredLocked(path) || pending.replacesWholeValue(at: path)
+  }
+
+  /// Whether a listen at or above a path has brought the back end's complete data.
   private func isCoveredLocked(_ path: DatasyncPath) -> Bool {
     var node: DatasyncPath? = path
     while let current = node {
@@ -415,10 +520,10 @@ final class ClientCore: @unchecked Sendable {
     server = operation.applyingOptimistically(to: server)
     if pending.isEmpty {
       visible = server
-      emitLocked(from: old, footprints: [operation.footprint])
+      emitLocked(from: old, footprints: operation.footprints)
     } else {
       visible = pending.applied(to: server)
-      emitLocked(from: old, footprints: [operation.footprint] + pending.footprints)
+      emitLocked(from: old, footprints: operation.footprints + pending.footprints)
     }
   }
 
@@ -426,8 +531,8 @@ final class ClientCore: @unchecked Sendable {
     guard let first = pending.first, first.identifier == identifier else {
       if let write = pending.remove(identifier) {
         if let announced { server = announced.applyingOptimistically(to: server) }
-        reapplyPendingLocked(footprints: [write.operation.footprint])
-        emitAcknowledgementsLocked(of: write.operation.footprint)
+        reapplyPendingLocked(footprints: write.operation.footprints)
+        emitAcknowledgementsLocked(of: write.operation.footprints)
       }
       return
     }
@@ -436,39 +541,32 @@ final class ClientCore: @unchecked Sendable {
     _ = pending.remove(identifier)
     // Only the written parts can differ (server values, increments, merges into a node that
     // changed kind): compare those, never the untouched data around them.
-    let footprint = first.operation.footprint
-    if !ChangeEffect.effects(of: [footprint], from: expected, to: server).isEmpty {
-      reapplyPendingLocked(footprints: [footprint])
+    let footprints = first.operation.footprints
+    if !ChangeEffect.effects(of: footprints, from: expected, to: server).isEmpty {
+      reapplyPendingLocked(footprints: footprints)
     }
-    emitAcknowledgementsLocked(of: first.operation.footprint)
+    emitAcknowledgementsLocked(of: footprints)
   }
 
   /// Tells the subscriptions that asked for acknowledgements which data the back end confirmed:
-  /// one child acknowledgement per confirmed child inside the window, then one value
-  /// acknowledgement, per view touched by the write.
-  private func emitAcknowledgementsLocked(of footprint: ChangeFootprint) {
-    let touched = views.values.filter { view in
+  /// one child acknowledgement per confirmed child inside the window of every view touched by the
+  /// write, then one value acknowledgement per view (see ``emitLocked(from:footprints:)`` for the
+  /// order).
+  private func emitAcknowledgementsLocked(of footprints: [ChangeFootprint]) {
+    let candidates = views.values.filter { view in
       view.isComplete
         && view.subscriptions.contains {
           $0.wants(.valueAcknowledgement) || $0.wants(.childAcknowledgement)
         }
     }
-    .sorted { lhs, rhs in
-      lhs.path.depth != rhs.path.depth
-        ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
-    }
-    for view in touched {
-      let keys: [WebcomKey]?
-      if footprint.path == view.path {
-        keys = footprint.children
-      } else if footprint.path.isAncestor(of: view.path) {
-        let key = view.path.keys[footprint.path.depth]
-        guard footprint.children?.contains(key) ?? true else { continue }
-        keys = nil
-      } else if view.path.isAncestor(of: footprint.path) {
-        keys = [footprint.path.keys[view.path.depth]]
-      } else {
-        continue
+    var acknowledgements: [(view: View, children: [EventRecord], value: EventRecord)] = []
+    let effects = footprints.map(ChangeEffect.init(footprint:))
+    for view in candidates.sorted(by: Self.precedes) {
+      let keys: Set<WebcomKey>?
+      switch ViewRelevance(of: effects, at: view.path) {
+      case .none: continue
+      case .whole: keys = nil
+      case .children(let children): keys = children
       }
       let window = ChildrenWindow(
         node: visible.value(at: view.path.keys), constraint: view.constraint)
@@ -484,9 +582,14 @@ final class ClientCore: @unchecked Sendable {
       let valueRecord = EventRecord(
         eventType: .valueAcknowledgement, path: view.path, value: window.value, previousKey: nil,
         acked: !pending.overlaps(view.path))
+      acknowledgements.append((view, childRecords, valueRecord))
+    }
+    for (view, childRecords, _) in acknowledgements {
       for subscription in view.subscriptions where subscription.wants(.childAcknowledgement) {
         subscription.enqueue(childRecords)
       }
+    }
+    for (view, _, valueRecord) in acknowledgements {
       for subscription in view.subscriptions where subscription.wants(.valueAcknowledgement) {
         subscription.enqueue([valueRecord])
       }
@@ -496,7 +599,7 @@ final class ClientCore: @unchecked Sendable {
   private func rejectLocked(_ identifier: WriteIdentifier, current: JSONValue?) {
     guard let write = pending.remove(identifier) else { return }
     if let current { server = server.setting(current, at: write.operation.path.keys) }
-    reapplyPendingLocked(footprints: [write.operation.footprint])
+    reapplyPendingLocked(footprints: write.operation.footprints)
   }
 
   private func reapplyPendingLocked(footprints: [ChangeFootprint]) {
@@ -505,8 +608,11 @@ final class ClientCore: @unchecked Sendable {
     emitLocked(from: old, footprints: footprints + pending.footprints)
   }
 
-  private func completeViewsLocked(under path: DatasyncPath) {
-    let completed = views.values.filter { !$0.isComplete && path.isAncestorOrSelf(of: $0.path) }
+  /// Marks the incomplete views for which `isNowComplete` holds as complete, and replays their
+  /// data to their subscriptions, in subscription order. A view stays complete from then on.
+  private func completeViewsLocked(where isNowComplete: (View) -> Bool) {
+    let completed = views.values.filter { !$0.isComplete && isNowComplete($0) }
+    guard !completed.isEmpty else { return }
     for view in completed { view.isComplete = true }
     let replays = completed.flatMap { view in view.subscriptions.map { (view, $0) } }
       .sorted { $0.1.sequence < $1.1.sequence }
@@ -528,8 +634,13 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  /// Raises the events of the change from `old` to `visible` on every complete view it touched:
-  /// deeper views first, each view's events in the order removals, additions, changes, value.
+  /// Raises the events of the change from `old` to `visible` on every complete view it touched.
+  ///
+  /// Two passes, so that the order of the events of one change does not depend on which other
+  /// views exist: first the child events of every view (deeper views first, then by creation;
+  /// each view's in the order removals, additions, changes), then the value events in the same
+  /// view order. A subscriber that closes a batch at a value event has therefore seen every
+  /// child event of the change, whatever the views of other subscriptions.
   private func emitLocked(from old: JSONValue, footprints: [ChangeFootprint]) {
     guard !views.isEmpty else { return }
     let effects = ChangeEffect.effects(of: footprints, from: old, to: visible)
@@ -540,28 +651,32 @@ final class ClientCore: @unchecked Sendable {
       if case .none = relevance { return nil }
       return (view, relevance)
     }
-    .sorted { lhs, rhs in
-      lhs.0.path.depth != rhs.0.path.depth
-        ? lhs.0.path.depth > rhs.0.path.depth : lhs.0.sequence < rhs.0.sequence
+    let diffs = touched.sorted { Self.precedes($0.0, $1.0) }.compactMap {
+      view, relevance -> (view: View, diff: ViewDiff)? in
+      ViewDiff.compute(
+        path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible
+      ).map { (view, $0) }
     }
-    for (view, relevance) in touched {
-      guard
-        let diff = ViewDiff.compute(
-          path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: visible
-        )
-      else { continue }
+    for (view, diff) in diffs where !diff.children.isEmpty {
       let childRecords = diff.children.map { record(for: $0, in: view) }
-      let valueRecord = EventRecord(
-        eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
-        acked: !pending.overlaps(view.path))
       for subscription in view.subscriptions where !subscription.eventType.isValueType {
         subscription.enqueue(childRecords.filter { subscription.wants($0.eventType) })
       }
-      guard diff.valueChanged else { continue }
+    }
+    for (view, diff) in diffs where diff.valueChanged {
+      let valueRecord = EventRecord(
+        eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
+        acked: !pending.overlaps(view.path))
       for subscription in view.subscriptions where subscription.wants(.valueChange) {
         subscription.enqueue([valueRecord])
       }
     }
+  }
+
+  /// The order of views' events: deeper paths first, then by creation.
+  private static func precedes(_ lhs: View, _ rhs: View) -> Bool {
+    lhs.path.depth != rhs.path.depth
+      ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
   }
 
   private func record(for change: ChildChange, in view: View) -> EventRecord {

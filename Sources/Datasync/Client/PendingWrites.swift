@@ -1,5 +1,6 @@
 /// The client's writes that the back end has not acknowledged yet, in the order they were made,
-/// with an index answering "does a pending write overlap this path?" in O(depth).
+/// with indexes answering "does a pending write overlap this path?" and "does a pending write
+/// determine the whole value at this path?" in O(depth).
 struct PendingWrites {
   struct Write {
     let identifier: WriteIdentifier
@@ -11,15 +12,17 @@ struct PendingWrites {
   private var start = 0
   private var countAtPath: [DatasyncPath: Int] = [:]
   private var countAtOrBelow: [DatasyncPath: Int] = [:]
+  /// The number of pending writes that replace the whole value at a path.
+  private var replacingCount: [DatasyncPath: Int] = [:]
 
   var isEmpty: Bool { start == writes.count }
   var first: Write? { isEmpty ? nil : writes[start] }
   var all: ArraySlice<Write> { writes[start...] }
-  var footprints: [ChangeFootprint] { all.map(\.operation.footprint) }
+  var footprints: [ChangeFootprint] { all.flatMap(\.operation.footprints) }
 
   mutating func append(_ write: Write) {
     writes.append(write)
-    count(write.operation.path, by: 1)
+    count(write.operation, by: 1)
   }
 
   /// Removes the write with this identifier (usually the first one).
@@ -37,7 +40,7 @@ struct PendingWrites {
     } else {
       writes.remove(at: index)
     }
-    count(write.operation.path, by: -1)
+    count(write.operation, by: -1)
     return write
   }
 
@@ -58,7 +61,36 @@ struct PendingWrites {
     return false
   }
 
-  private mutating func count(_ path: DatasyncPath, by delta: Int) {
+  /// Whether a pending write replaces the whole value at `path` or at one of its ancestors: the
+  /// local value there is then complete, whatever the back end holds.
+  ///
+  /// A `set` (or a transaction's compare-and-set) replaces its node; a `merge` replaces each
+  /// child it names, not the node itself; an increment replaces nothing, as its result depends on
+  /// the back end's value.
+  func replacesWholeValue(at path: DatasyncPath) -> Bool {
+    guard !replacingCount.isEmpty else { return false }
+    var node: DatasyncPath? = path
+    while let current = node {
+      if replacingCount[current] != nil { return true }
+      node = current.parent
+    }
+    return false
+  }
+
+  /// The paths whose whole value an operation replaces.
+  private static func replacedPaths(of operation: WriteOperation) -> [DatasyncPath] {
+    switch operation {
+    case .set(let path, _), .compareAndSet(let path, _, _): [path]
+    case .merge(let path, let entries): entries.map { $0.path(under: path) }
+    case .increment: []
+    }
+  }
+
+  private mutating func count(_ operation: WriteOperation, by delta: Int) {
+    for path in Self.replacedPaths(of: operation) {
+      Self.add(delta, to: &replacingCount, at: path)
+    }
+    let path = operation.path
     Self.add(delta, to: &countAtPath, at: path)
     var node: DatasyncPath? = path
     while let current = node {

@@ -108,6 +108,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
         listener.deliver(.value(identifier, root.value(at: path.keys)))
       case .write(let identifier, let operation):
         do throws(WebcomError) {
+          try operation.checkLimits()
           if let error = writeRule?(operation.path) { throw error }
           let announced = try applyLocked(operation, from: client)
           listener.deliver(.acknowledged(identifier, announced: announced))
@@ -116,7 +117,10 @@ public final class DatasyncDatabase: @unchecked Sendable {
             .rejected(identifier, error, current: root.value(at: operation.path.keys)))
         }
       case .writeOnDisconnection(let identifier, let operation, let repeating):
-        if let error = writeRule?(operation.path) {
+        do throws(WebcomError) {
+          try operation.checkLimits()
+          if let error = writeRule?(operation.path) { throw error }
+        } catch {
           listener.deliver(.rejected(identifier, error, current: nil))
           return
         }
@@ -148,26 +152,49 @@ public final class DatasyncDatabase: @unchecked Sendable {
     return announced
   }
 
-  /// The messages that tell a client listening at `listens` about a write.
+  /// The messages that tell a client listening at `listens` about a write: the write itself to
+  /// a listen at or above its node; below it, to the outermost listens it touches, the part of
+  /// the write inside each (the new value of a listen that a set or a merge entry replaces, the
+  /// entries of a merge inside a listen re-rooted there).
   private static func messages(
     announcing write: WriteOperation, to listens: Set<DatasyncPath>, in tree: JSONValue
   ) -> [BackEndMessage] {
     let path = write.path
     var below: [DatasyncPath] = []
     for listen in listens {
-      if listen == path || listen.isAncestor(of: path) { return [.changed(write)] }
+      if listen.isAncestorOrSelf(of: path) { return [.changed(write)] }
       if path.isAncestor(of: listen) && write.touches(listen) { below.append(listen) }
     }
     return below.filter { listen in !below.contains { $0.isAncestor(of: listen) } }
-      .map { .changed(.set($0, tree.value(at: $0.keys))) }
+      .map { .changed(write.restricted(to: $0, in: tree)) }
   }
 }
 
 extension WriteOperation {
   /// Whether the write may change the value at `descendant`, a path below the write's path.
   fileprivate func touches(_ descendant: DatasyncPath) -> Bool {
-    guard case .merge(let path, let children) = self else { return true }
-    let key = descendant.keys[path.depth]
-    return children.contains { $0.key == key }
+    guard case .merge(let path, let entries) = self else { return true }
+    let relative = descendant.relative(to: path)
+    return entries.contains { $0.keys.starts(with: relative) || relative.starts(with: $0.keys) }
+  }
+
+  /// The part of the write inside `descendant`, a path below the write's path that it touches,
+  /// as an operation at `descendant` (`tree` is the tree after the write).
+  fileprivate func restricted(to descendant: DatasyncPath, in tree: JSONValue) -> WriteOperation {
+    guard case .merge(let path, let entries) = self else {
+      return .set(descendant, tree.value(at: descendant.keys))
+    }
+    let relative = descendant.relative(to: path)
+    var inside: [MergeEntry] = []
+    for entry in entries {
+      if relative.starts(with: entry.keys) {
+        // The entry replaces the listened node or one of its ancestors.
+        return .set(descendant, tree.value(at: descendant.keys))
+      }
+      if entry.keys.starts(with: relative) {
+        inside.append(MergeEntry(keys: Array(entry.keys[relative.count...]), value: entry.value))
+      }
+    }
+    return .merge(descendant, inside)
   }
 }

@@ -8,8 +8,9 @@ import Foundation
 enum WriteOperation: Sendable {
   /// Replaces the value at the path (null deletes).
   case set(DatasyncPath, JSONValue)
-  /// Replaces the given direct children of the path, keeping the others (null deletes a child).
-  case merge(DatasyncPath, [(key: WebcomKey, value: JSONValue)])
+  /// Writes each entry at its path below the node, as `set` would (null deletes), keeping
+  /// everything else; the entries never overlap.
+  case merge(DatasyncPath, [MergeEntry])
   /// Adds `step` to the number at the path, starting from `start` when the path is null.
   case increment(DatasyncPath, start: Double, step: Double)
   /// Sets `value` at the path only if the current value there equals `expected`.
@@ -24,13 +25,46 @@ enum WriteOperation: Sendable {
     }
   }
 
-  /// What the operation may change, for event computation.
-  var footprint: ChangeFootprint {
+  /// What the operation may change, for event computation: the whole node, or for a merge the
+  /// children it names, grouped by parent (one footprint per parent of written locations).
+  var footprints: [ChangeFootprint] {
+    guard case .merge(let path, let entries) = self else {
+      return [ChangeFootprint(path: path, children: nil)]
+    }
+    if entries.allSatisfy({ $0.keys.count == 1 }) {
+      return [ChangeFootprint(path: path, children: entries.map { $0.keys[0] })]
+    }
+    var parents: [DatasyncPath] = []
+    var children: [DatasyncPath: [WebcomKey]] = [:]
+    for entry in entries {
+      let parent = DatasyncPath(validatedKeys: path.keys + entry.keys.dropLast())
+      if children[parent] == nil { parents.append(parent) }
+      children[parent, default: []].append(entry.keys[entry.keys.count - 1])
+    }
+    return parents.map { ChangeFootprint(path: $0, children: children[$0]) }
+  }
+
+  /// Checks that every location the operation writes stays within the limits of paths: at most
+  /// 32 levels and 768 UTF-8 bytes, measured on the full stored path of every value written.
+  /// O(size of the written values).
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidPath` naming a written location (a node, a
+  ///   merge key) over a limit, `invalidValue` naming the path of a value's descendant over a
+  ///   limit.
+  func checkLimits() throws(WebcomError) {
     switch self {
-    case .merge(let path, let children):
-      return ChangeFootprint(path: path, children: children.map(\.key))
-    default:
-      return ChangeFootprint(path: path, children: nil)
+    case .set(let path, let value), .compareAndSet(let path, _, let value):
+      try path.checkLimits()
+      try value.checkLimits(at: path)
+    case .merge(let path, let entries):
+      try path.checkLimits()
+      for entry in entries {
+        let location = entry.path(under: path)
+        try location.checkLimits(writtenBy: "the merge key \(WebcomKey.quoted(entry.relativePath))")
+        try entry.value.checkLimits(at: location)
+      }
+    case .increment(let path, _, _):
+      try path.checkLimits()
     }
   }
 
@@ -39,9 +73,10 @@ enum WriteOperation: Sendable {
     switch self {
     case .set(let path, let value):
       return .set(path, value.resolvingServerValues(now: now))
-    case .merge(let path, let children):
+    case .merge(let path, let entries):
       return .merge(
-        path, children.map { (key: $0.key, value: $0.value.resolvingServerValues(now: now)) })
+        path,
+        entries.map { MergeEntry(keys: $0.keys, value: $0.value.resolvingServerValues(now: now)) })
     case .increment:
       return self
     case .compareAndSet(let path, let expected, let value):
@@ -51,16 +86,19 @@ enum WriteOperation: Sendable {
 
   /// The tree with the operation applied as the client expects the back end to apply it.
   ///
-  /// An increment of a value that is not a number and a compare-and-set are applied as best
-  /// guesses: the former leaves the tree unchanged, the latter sets its value.
+  /// An increment of a value that is not a number (or whose sum is not finite) and a
+  /// compare-and-set are applied as best guesses: the former leaves the tree unchanged, the latter
+  /// sets its value.
   func applyingOptimistically(to tree: JSONValue) -> JSONValue {
     switch self {
     case .set(let path, let value), .compareAndSet(let path, _, let value):
       return tree.setting(value, at: path.keys)
-    case .merge(let path, let children):
-      return Self.merging(children, at: path, into: tree)
+    case .merge(let path, let entries):
+      return Self.merging(entries, at: path, into: tree)
     case .increment(let path, let start, let step):
-      guard let sum = Self.incremented(tree.value(at: path.keys), start: start, step: step) else {
+      guard let sum = Self.incremented(tree.value(at: path.keys), start: start, step: step),
+        Self.isFinite(sum)
+      else {
         return tree
       }
       return tree.setting(sum, at: path.keys)
@@ -69,16 +107,17 @@ enum WriteOperation: Sendable {
 
   /// The tree with the operation applied by the back end, and the write to announce to listeners.
   ///
-  /// - Throws: `notANumber` for an increment of a value that is not a number,
-  ///   `transactionAborted` with the current value for a failed compare-and-set.
+  /// - Throws: `notANumber` for an increment of a value that is not a number, `invalidValue` for
+  ///   an increment whose sum is not finite, `transactionAborted` with the current value for a
+  ///   failed compare-and-set.
   func applyingAuthoritatively(to tree: JSONValue) throws(WebcomError) -> (
     tree: JSONValue, announced: WriteOperation
   ) {
     switch self {
     case .set(let path, let value):
       return (tree.setting(value, at: path.keys), self)
-    case .merge(let path, let children):
-      return (Self.merging(children, at: path, into: tree), self)
+    case .merge(let path, let entries):
+      return (Self.merging(entries, at: path, into: tree), self)
     case .increment(let path, let start, let step):
       let current = tree.value(at: path.keys)
       guard let sum = Self.incremented(current, start: start, step: step) else {
@@ -86,6 +125,11 @@ enum WriteOperation: Sendable {
           .notANumber,
           "cannot increment the value at \(path.string): it is \(current.kindDescription), not a number"
         )
+      }
+      guard Self.isFinite(sum) else {
+        throw WebcomError(
+          .invalidValue,
+          "cannot increment the value at \(path.string) by \(step): the sum is not a finite number")
       }
       return (tree.setting(sum, at: path.keys), .set(path, sum))
     case .compareAndSet(let path, let expected, let value):
@@ -97,19 +141,20 @@ enum WriteOperation: Sendable {
     }
   }
 
-  private static func merging(
-    _ children: [(key: WebcomKey, value: JSONValue)], at path: DatasyncPath, into tree: JSONValue
-  ) -> JSONValue {
+  /// The tree with each entry set at its path below `path`, as `set` would set it.
+  private static func merging(_ entries: [MergeEntry], at path: DatasyncPath, into tree: JSONValue)
+    -> JSONValue
+  {
     var node = tree.value(at: path.keys)
-    if node.children == nil { node = .null }
-    for child in children {
-      node = node.setting(child.value, at: CollectionOfOne(child.key))
+    for entry in entries {
+      node = node.setting(entry.value, at: entry.keys)
     }
     return tree.setting(node, at: path.keys)
   }
 
-  /// `value + step` (or `start + step` for null), integer when all three are integers; nil when
-  /// `value` is not a number.
+  /// `value + step` (or `start + step` for null), integer when all three are integers and the sum
+  /// fits in `Int64`, else a double (as hosted databases do past the integer range; it may be
+  /// infinite); nil when `value` is not a number.
   static func incremented(_ value: JSONValue, start: Double, step: Double) -> JSONValue? {
     let base: JSONValue
     switch value {
@@ -126,6 +171,12 @@ enum WriteOperation: Sendable {
     case .double(let double): return .double(double + step)
     default: return nil
     }
+  }
+
+  /// Whether a number can be stored: an integer, or a finite double.
+  private static func isFinite(_ number: JSONValue) -> Bool {
+    if case .double(let double) = number { return double.isFinite }
+    return true
   }
 
   private static func number(_ double: Double) -> JSONValue {

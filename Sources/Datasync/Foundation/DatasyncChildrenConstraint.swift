@@ -26,35 +26,54 @@ extension DatasyncChildrenConstraint {
 
   /// Checks the constraint: a limit must be at least 1.
   ///
-  /// - Throws: ``WebcomError`` with code `invalidArgument` naming the limit.
+  /// - Throws: ``WebcomError`` with code `invalidArgument` naming the constraint and its limit.
   func validate() throws(WebcomError) {
     if let limit, limit < 1 {
       throw WebcomError(
         .invalidArgument,
-        "the children constraint \(self) has a limit of \(limit); it must be at least 1")
+        "the children constraint \(summary) has a limit of \(limit); it must be at least 1 "
+          + "(Int.max for every child)")
+    }
+  }
+
+  /// The constraint as written in Swift, for messages.
+  var summary: String {
+    func limitText(_ limit: Int?) -> String { limit.map { ", limit: \($0)" } ?? "" }
+    switch self {
+    case .all: return ".all"
+    case .first(let limit): return ".first(limit: \(limit))"
+    case .last(let limit): return ".last(limit: \(limit))"
+    case .startAt(let key, let limit):
+      return ".startAt(key: \(WebcomKey.quoted(key.value))\(limitText(limit)))"
+    case .endAt(let key, let limit):
+      return ".endAt(key: \(WebcomKey.quoted(key.value))\(limitText(limit)))"
     }
   }
 
   /// The ranks (positions in key order) of the children of `object` inside the window.
   ///
-  /// A limit below 1 gives an empty window.
+  /// A limit is an upper bound (`Int.max` keeps every child of the window); a limit below 1
+  /// gives an empty window. No arithmetic here can overflow, whatever the limit.
   func window(in object: JSONObject) -> Range<Int> {
     let count = object.count
     switch self {
     case .all:
       return 0..<count
     case .first(let limit):
-      return 0..<min(count, max(limit, 0))
+      return 0..<Self.kept(of: count, limit: limit)
     case .last(let limit):
-      return max(0, count - max(limit, 0))..<count
+      return count - Self.kept(of: count, limit: limit)..<count
     case .startAt(let key, let limit):
       let start = object.rank(of: key)
-      guard let limit else { return start..<count }
-      return start..<min(count, start + max(limit, 0))
+      return start..<start + Self.kept(of: count - start, limit: limit ?? .max)
     case .endAt(let key, let limit):
       let end = object.rank(of: key) + (object[key] == nil ? 0 : 1)
-      guard let limit else { return 0..<end }
-      return max(0, end - max(limit, 0))..<end
+      return end - Self.kept(of: end, limit: limit ?? .max)..<end
     }
+  }
+
+  /// How many of `available` children a limit keeps.
+  private static func kept(of available: Int, limit: Int) -> Int {
+    min(available, max(limit, 0))
   }
 }

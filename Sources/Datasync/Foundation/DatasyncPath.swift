@@ -3,7 +3,9 @@
 /// Relative paths are resolved as the `DatasyncNode` reference describes: segments are separated
 /// by `/`; an empty segment (leading, trailing or repeated `/`) and `.` do nothing; `..` goes one
 /// level up and does nothing at the root; any other segment goes down to the child of that key.
-/// A path is at most ``maximumDepth`` keys deep and its string at most 768 UTF-8 bytes long.
+/// A path is at most ``maximumDepth`` keys deep and its string at most 768 UTF-8 bytes long,
+/// except the path of a push child (``child(_:)``) of a node at those limits: such a path names a
+/// node that holds no data, and every write there fails (``checkLimits(writtenBy:)``).
 struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   /// The deepest path allowed, in keys.
   static let maximumDepth = 32
@@ -49,7 +51,8 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
     return DatasyncPath(validatedKeys: Array(keys.dropLast()), string: String(string[..<lastSlash]))
   }
 
-  /// The path of the child of the given key, which must be a valid key.
+  /// The path of the child of the given key, which must be a valid key; it may exceed the
+  /// limits of paths (see ``checkLimits(writtenBy:)``).
   func child(_ key: WebcomKey) -> DatasyncPath {
     DatasyncPath(
       validatedKeys: keys + [key],
@@ -148,6 +151,26 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
             + "\(WebcomKey.maximumUTF8Count)"))
     }
     return .success(DatasyncPath(validatedKeys: keys, string: string))
+  }
+
+  /// Checks that data can be written at this path: at most 32 levels and 768 UTF-8 bytes.
+  ///
+  /// - Parameter culprit: What writes at the path, for the message (the path itself when nil).
+  /// - Throws: ``WebcomError`` with code `invalidPath` naming the path and the limit.
+  func checkLimits(writtenBy culprit: String? = nil) throws(WebcomError) {
+    let reason: String
+    if depth > DatasyncPath.maximumDepth {
+      reason = "it is \(depth) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
+    } else if string.utf8.count > WebcomKey.maximumUTF8Count {
+      reason =
+        "it is \(string.utf8.count) UTF-8 bytes long, more than the limit of "
+        + "\(WebcomKey.maximumUTF8Count)"
+    } else {
+      return
+    }
+    let subject = culprit.map { "\($0) cannot be written at" } ?? "cannot write at"
+    throw WebcomError(
+      .invalidPath, "\(subject) \(WebcomKey.quoted(string)): the path \(reason)")
   }
 
   /// Resolves a relative path, or returns `nil` when it is ill-formed.

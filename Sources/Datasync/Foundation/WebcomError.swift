@@ -21,7 +21,8 @@ public struct WebcomError: Error, Sendable, Equatable, CustomStringConvertible, 
     case invalidKey
     /// A value cannot be stored: NaN, an infinity, a forbidden key or nesting too deep.
     case invalidValue
-    /// An argument is out of its domain (for example a negative limit).
+    /// An argument is out of its domain: a children constraint's limit below 1, a subscription
+    /// asking for no event, a merge of a value that is not an object.
     case invalidArgument
     /// A value could not be encoded to JSON by the application's encoder.
     case encodingFailed
@@ -29,25 +30,29 @@ public struct WebcomError: Error, Sendable, Equatable, CustomStringConvertible, 
     case decodingFailed
     /// An increment was applied to a value that is not a number.
     case notANumber
-    /// The back end denied the operation.
+    /// The back end denied the operation; a denied write has been reverted locally, a denied
+    /// subscription is revoked with this error.
     case permissionDenied
-    /// A transaction function asked to abort.
+    /// The back end refused a transaction's write because the value had changed since the
+    /// transaction function ran. The transaction runs the function again with the new value, so
+    /// this code reaches an application only through a connection's own messages; after too
+    /// many conflicts the transaction fails with ``transactionTooManyRetries``.
     case transactionAborted
     /// A transaction kept conflicting with concurrent writes and gave up.
     case transactionTooManyRetries
-    /// A write was cancelled before the back end applied it.
+    /// A write was cancelled before it reached the back end, so it was not applied: the service
+    /// was released while the write was queued (for example while the connection was disabled).
     case writeCancelled
-    /// The back end rejected a write; it has been reverted locally.
-    case writeRejected
-    /// The back end revoked a subscription.
-    case subscriptionRevoked
-    /// The operation needs a connection to the back end and there is none.
+    /// The operation needs the back end and cannot reach it: a read that the cache cannot answer
+    /// while the connection is disabled, or a request the back end had not answered when the
+    /// service was released.
     case disconnected
     /// The durable storage of a database failed: SQLite's runtime library could not be loaded,
     /// the database file could not be opened, is not a Datasync database or is corrupt, or a
     /// write could not be committed. The message names the library or the file and the reason.
     case storageFailed
-    /// An unexpected internal failure.
+    /// An unexpected failure of the system under the library: a socket, a pipe or a thread the
+    /// server could not create. The message names the call and the system's reason.
     case internalError
   }
 

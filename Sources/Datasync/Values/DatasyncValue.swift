@@ -108,9 +108,10 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
   /// The elements of an array, or `nil` when the value is not an array.
   ///
   /// A stored object is an array when all its keys are `"0"`, `"1"`, … (no leading zeros) and
-  /// its largest index is less than twice its number of children; missing indices are null
-  /// values (an array written with null elements keeps its length up to its last non-null
-  /// element).
+  /// more than half of the indices from 0 to its largest one hold a value, as hosted realtime
+  /// databases decide; missing indices are null values. An array written with null elements
+  /// keeps its length up to its last non-null element, and reads back as an object (keyed by
+  /// the indices of its values) once half of its elements or more are null.
   public func asArray() -> [DatasyncValue]? {
     tree.arrayElements?.map(child)
   }

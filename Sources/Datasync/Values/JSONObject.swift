@@ -238,3 +238,46 @@ extension JSONObject: Equatable {
     return true
   }
 }
+
+extension JSONObject {
+  /// Sorts pairs by key order (stably), keeping only the last pair of each key.
+  static func sortKeepingLast(_ sorted: inout [JSONObject.Element]) {
+    guard sorted.count > 1 else { return }
+    var hasDuplicates = false
+    if sorted.count <= 32 {
+      // Stable insertion sort, in place: few keys, no extra allocation; swaps move the pairs
+      // without retaining them. A key equal to an earlier one meets it when it is inserted.
+      sorted.withUnsafeMutableBufferPointer { pairs in
+        for position in 1..<pairs.count {
+          var target = position
+          while target > 0 {
+            let order = WebcomKey.order(pairs[target - 1].key, pairs[target].key)
+            if order == 0 { hasDuplicates = true }
+            guard order > 0 else { break }
+            pairs.swapAt(target - 1, target)
+            target -= 1
+          }
+        }
+      }
+    } else {
+      let pairs = sorted
+      sorted = pairs.indices.sorted {
+        let keyOrder = WebcomKey.order(pairs[$0].key, pairs[$1].key)
+        return keyOrder != 0 ? keyOrder < 0 : $0 < $1
+      }.map { pairs[$0] }
+      hasDuplicates = zip(sorted, sorted.dropFirst()).contains { $0.key == $1.key }
+    }
+    guard hasDuplicates else { return }
+    // The pairs kept move to the front; a later pair of the same key replaces the kept one.
+    var kept = 0
+    for position in sorted.indices {
+      if kept > 0, sorted[kept - 1].key == sorted[position].key {
+        sorted.swapAt(kept - 1, position)
+      } else {
+        if kept != position { sorted.swapAt(kept, position) }
+        kept += 1
+      }
+    }
+    sorted.removeLast(sorted.count - kept)
+  }
+}

@@ -165,41 +165,9 @@ struct JSONParser {
           reversedKeys: [JSONValue.serverValueKey.value])
       }
     }
-    if !sorted { JSONParser.sortKeepingLast(&pairs) }
+    if !sorted { JSONObject.sortKeepingLast(&pairs) }
     if hasNull { pairs.removeAll { $0.value.isNull } }
     return pairs.isEmpty ? .null : .object(JSONObject(sortedUniqueNonNullPairs: pairs))
-  }
-
-  /// Sorts pairs by key, keeping only the last pair of each key.
-  private static func sortKeepingLast(_ sorted: inout [JSONObject.Element]) {
-    if sorted.count <= 32 {
-      // Stable insertion sort, in place: few keys, no extra allocation.
-      for position in 1..<sorted.count {
-        let pair = sorted[position]
-        var target = position
-        while target > 0, WebcomKey.order(sorted[target - 1].key, pair.key) > 0 {
-          sorted[target] = sorted[target - 1]
-          target -= 1
-        }
-        sorted[target] = pair
-      }
-    } else {
-      let pairs = sorted
-      sorted = pairs.indices.sorted {
-        let keyOrder = WebcomKey.order(pairs[$0].key, pairs[$1].key)
-        return keyOrder != 0 ? keyOrder < 0 : $0 < $1
-      }.map { pairs[$0] }
-    }
-    var kept = 0
-    for position in sorted.indices {
-      if kept > 0, sorted[kept - 1].key == sorted[position].key {
-        sorted[kept - 1] = sorted[position]
-      } else {
-        sorted[kept] = sorted[position]
-        kept += 1
-      }
-    }
-    sorted.removeLast(sorted.count - kept)
   }
 
   private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {

@@ -93,28 +93,17 @@ enum JSONValue: Sendable, Equatable {
 // MARK: - Conversions
 
 extension JSONValue {
-  /// Encodes a value with the application's encoder and converts the JSON to the value model.
+  /// Encodes a value into the value model with the strategies of the application's encoder (see
+  /// ``ValueEncoder``): the result is the one the encoder's JSON text would give.
   ///
-  /// The encoder's strategies apply (dates, data, keys); NaN and infinities are rejected unless
-  /// its `nonConformingFloatEncodingStrategy` turns them into strings. The numbers are those of
-  /// the encoder's text: `JSONEncoder` writes integral floating numbers without a fraction
-  /// (`3.0` as `3`), so they are stored as integers (and decode back as `Double`).
-  ///
-  /// - Throws: ``WebcomError`` with code `invalidValue` for NaN or an infinity (naming the key
-  ///   path), `invalidKey` for a key that cannot be stored (naming the key path),
-  ///   `encodingFailed` when the encoder fails for another reason.
+  /// - Throws: ``WebcomError`` with code `invalidValue` for NaN or an infinity (unless the
+  ///   encoder's `nonConformingFloatEncodingStrategy` turns them into strings) or nesting deeper
+  ///   than 32 levels, `invalidKey` for a key that cannot be stored, `encodingFailed` when the
+  ///   encoding fails for another reason; each message names the key path.
   static func fromEncodable<T: Encodable>(_ value: T, encoder: JSONEncoder) throws(WebcomError)
     -> JSONValue
   {
-    let data: Data
-    do {
-      data = try encoder.encode(value)
-    } catch let error as EncodingError {
-      throw WebcomError(encodingError: error, type: T.self)
-    } catch {
-      throw WebcomError(.encodingFailed, "encoding a value of type \(T.self) failed: \(error)")
-    }
-    return try fromJSONData(data)
+    try ValueEncoder(configuration: encoder).encode(value)
   }
 
   /// Parses JSON text (UTF-8) into the value model, normalising it.
@@ -155,12 +144,15 @@ extension JSONValue {
     }
   }
 
-  /// The elements of an object that stores an array: every key is a canonical non-negative
-  /// integer (`"0"`, `"1"`, … without leading zeros) and the largest index is less than twice
-  /// the number of elements. Missing indices are null. `nil` for other values.
+  /// The elements of an object that stores an array, as hosted realtime databases detect
+  /// arrays: every key is a canonical non-negative integer (`"0"`, `"1"`, … without leading
+  /// zeros) and more than half of the slots from 0 to the largest index hold a value
+  /// (`2 × count > largest index + 1`). Missing indices are null. `nil` for other values, so
+  /// `{"1": "a"}` and `{"0": "a", "3": "d"}` are objects while `{"0": "a", "2": "c"}` is the
+  /// array `["a", null, "c"]`.
   var arrayElements: [JSONValue]? {
     guard case .object(let object) = self, let last = object.last,
-      let lastIndex = last.key.canonicalIndex, lastIndex / 2 < object.count
+      let lastIndex = last.key.canonicalIndex, 2 * object.count > lastIndex + 1
     else { return nil }
     var elements = [JSONValue](repeating: .null, count: lastIndex + 1)
     for (key, value) in object {

@@ -3,8 +3,8 @@ import Foundation
 import Streams
 
 /// The publisher behind `children(as:)`: two Datasync subscriptions on one queue — child events,
-/// then value changes, whose first event marks the initial load as complete — folded by a
-/// ``ChildrenAccumulator``.
+/// then value changes, whose first event marks the initial load as complete and each later one
+/// the end of a write — folded by a ``ChildrenAccumulator``.
 struct DatasyncChildrenPublisher<Value>: Publisher {
   typealias Output = DatasyncChildren<Value>
   typealias Failure = WebcomError
@@ -18,31 +18,44 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       subscriber, label: "DatasyncStreams.children \(node.path)")
     subscriber.receive(subscription: stream)
     let state = AccumulatorState(ChildrenAccumulator(decode: decode))
-    let children = node.subscribe(
-      to: .child(addition: true, change: true, removal: true),
-      childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
-      onEvent: { event in state.apply(event) },
-      onCompletion: { [weak stream] completion in
-        stream?.finish(streamCompletion(of: completion))
-      })
-    guard let children else {
-      stream.finishLater(
-        .failure(
-          invalidRequest(.child(addition: true, change: true, removal: true), childrenConstraint)))
+    // Both subscriptions use the same constraint, so they share one view of the client: its value
+    // event of a write comes after its own child events of that write and exists whenever they
+    // do (a window's value changes exactly when a child enters, leaves or changes in it). The
+    // batch therefore ends right after the window's child events, whichever other views of the
+    // node other subscriptions use.
+    let children: DatasyncSubscription
+    do {
+      children = try node.subscribeThrows(
+        to: .child(addition: true, change: true, removal: true),
+        childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
+        onEvent: { event in state.apply(event) },
+        onCompletion: { [weak stream] completion in
+          stream?.finish(streamCompletion(of: completion))
+        })
+    } catch {
+      stream.finishLater(.failure(error))
       return
     }
-    let values = node.subscribe(
-      to: .valueChange, stores: false, queue: stream.queue,
-      onEvent: { [weak stream] _ in
-        guard let stream, let emission = state.completeBatch() else { return }
-        stream.send(emission)
-      },
-      onCompletion: { [weak stream] completion in
-        stream?.finish(streamCompletion(of: completion))
-      })
+    let values: DatasyncSubscription
+    do {
+      values = try node.subscribeThrows(
+        to: .valueChange, childrenConstraint: childrenConstraint, stores: false,
+        queue: stream.queue,
+        onEvent: { [weak stream] _ in
+          guard let stream, let emission = state.completeBatch() else { return }
+          stream.send(emission)
+        },
+        onCompletion: { [weak stream] completion in
+          stream?.finish(streamCompletion(of: completion))
+        })
+    } catch {
+      children.cancel()
+      stream.finishLater(.failure(error))
+      return
+    }
     stream.onTermination {
       children.cancel()
-      values?.cancel()
+      values.cancel()
     }
   }
 }

@@ -20,22 +20,24 @@ struct DatasyncEventPublisher<Output>: Publisher {
       subscriber, label: "DatasyncStreams.events \(node.path)")
     subscriber.receive(subscription: stream)
     let transform = self.transform
-    let subscription = node.subscribe(
-      to: eventType, childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
-      onEvent: { [weak stream] event in
-        guard let stream, let output = transform(event) else { return }
-        stream.send(output)
-      },
-      onCompletion: { [weak stream] completion in
-        stream?.finish(streamCompletion(of: completion))
-      })
-    guard let subscription else {
-      stream.finishLater(.failure(invalidRequest(eventType, childrenConstraint)))
+    let subscription: DatasyncSubscription
+    do {
+      subscription = try node.subscribeThrows(
+        to: eventType, childrenConstraint: childrenConstraint, stores: false,
+        queue: stream.queue,
+        onEvent: { [weak stream] event in
+          guard let stream, let output = transform(event) else { return }
+          stream.send(output)
+        },
+        onCompletion: { [weak stream] completion in
+          stream?.finish(streamCompletion(of: completion))
+        })
+    } catch {
+      stream.finishLater(.failure(error))
       return
     }
     stream.onTermination { subscription.cancel() }
   }
-
 }
 
 /// The end of a stream for the end of its Datasync subscription: a revocation fails the stream,
@@ -47,14 +49,4 @@ func streamCompletion(of completion: DatasyncSubscriptionCompletion)
   case .revoked(let error): .failure(error)
   case .cancelled: .finished
   }
-}
-
-/// The error of a subscription request the database refuses.
-func invalidRequest(_ eventType: DatasyncEventType, _ constraint: DatasyncChildrenConstraint)
-  -> WebcomError
-{
-  WebcomError(
-    .invalidArgument,
-    "cannot subscribe to \(eventType) with children constraint \(constraint): "
-      + "no event type requested, or a negative limit")
 }

@@ -15,8 +15,9 @@ extension DatasyncNode.StreamsWrapper {
   /// - Parameters:
   ///   - eventType: The events wanted, for example `.childAddition` or `.valueChange`.
   ///   - childrenConstraint: The window of children (`.all` by default).
-  /// - Returns: A stream that fails with `invalidArgument` when `eventType` asks for no event or
-  ///   the constraint has a negative limit.
+  /// - Returns: A stream that fails with the error of `DatasyncNode.subscribeThrows` (code
+  ///   `invalidArgument`) when `eventType` asks for no event or the constraint has a limit below
+  ///   1.
   public func events(
     to eventType: DatasyncEventType, childrenConstraint: DatasyncChildrenConstraint = .all
   ) -> AnyPublisher<DatasyncEvent, WebcomError> {
@@ -54,6 +55,10 @@ extension DatasyncNode.StreamsWrapper {
   /// Children are in key order and a key appears at most once, whatever the order of events or of
   /// re-subscriptions. Children whose value cannot be decoded are left out and counted in
   /// ``DatasyncChildren/undecodableCount``, as `assignChildren` leaves them out.
+  ///
+  /// With a `childrenConstraint`, the collection is the window (for example the last 50
+  /// messages): each element reflects the window after one write, whichever other subscriptions
+  /// watch the node. A limit below 1 fails the stream with `invalidArgument`.
   ///
   /// ```swift
   /// messages.children(as: Message.self)

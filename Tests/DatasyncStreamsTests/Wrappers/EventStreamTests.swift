@@ -63,14 +63,28 @@ import Testing
     #expect(try await scores.next() == 3)
   }
 
-  @Test func invalidRequestFailsTheStream() async throws {
+  @Test func invalidRequestFailsTheStreamWithTheSubscriptionError() async throws {
     let manager = makeApplication().datasyncService.createManager()
     let node = try #require(manager.node(for: "x"))
-    await #expect(throws: WebcomError.self) {
+    let expected = #expect(throws: WebcomError.self) {
+      try node.subscribeThrows(
+        to: .childAddition, childrenConstraint: .last(limit: -1), onEvent: { _ in })
+    }
+    #expect(expected?.code == .invalidArgument)
+    let events = await #expect(throws: WebcomError.self) {
       for try await _ in node.streams.events(
         to: .childAddition, childrenConstraint: .last(limit: -1)
       ).values {}
     }
+    #expect(events == expected)
+    let children = await #expect(throws: WebcomError.self) {
+      for try await _ in node.streams.children(childrenConstraint: .last(limit: -1)).values {}
+    }
+    #expect(children == expected)
+    let noEvent = await #expect(throws: WebcomError.self) {
+      for try await _ in node.streams.events(to: .value()).values {}
+    }
+    #expect(noEvent?.code == .invalidArgument)
   }
 
   @Test func streamsReleaseEverythingAfterCancel() async throws {

@@ -219,4 +219,27 @@ import Testing
       policy: .keepUpdatingDataWhenImplicit, explicitly: false, database: database)
     #expect(implicit.cachedValue.asInt == 1)
   }
+
+  @Test func unsubscribeFromAllIsAnExplicitCancelForThePolicy() throws {
+    let database = DatasyncDatabase()
+    try writeElsewhere(database, 1)
+    let manager = makeApplication(database: database).datasyncService.createManager()
+    let node = try manager.nodeThrows(for: "policy")
+    let recorder = SummaryRecorder()
+    let subscription = try #require(
+      node.subscribe(
+        to: .valueChange, queue: queue, onEvent: recorder.record,
+        onCompletion: recorder.complete))
+    #expect(recorder.wait(events: 1))
+    subscription.completedSubscriptionPolicy = .keepUpdatingDataWhenImplicit
+    manager.unsubscribeFromAll()
+    #expect(recorder.wait(events: 1, completions: 1))
+    #expect(recorder.recordedCompletions == [.cancelled(explicitly: true)])
+    // The listen is gone with the data: the cache forgot the value and a later write elsewhere
+    // does not come back into it.
+    #expect(node.cachedValue.isNull)
+    try writeElsewhere(database, 2)
+    try waitForResult { node.relativeNode(for: "../elsewhere")!.value(queue: $0, then: $1) }
+    #expect(node.cachedValue.isNull)
+  }
 }

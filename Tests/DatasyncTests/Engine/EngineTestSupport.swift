@@ -80,6 +80,13 @@ func makeApplication(
     configuration: WebcomConfiguration(identifier: identifier, backEnd: .embedded(database)))
 }
 
+/// The failure of a test wait: a callback that was not called in time.
+struct CallbackTimeout: Error, CustomStringConvertible {
+  let timeout: TimeInterval
+
+  var description: String { "the callback was not called within \(timeout) s" }
+}
+
 /// Box for a result delivered on another queue.
 private final class ResultBox<T>: @unchecked Sendable {
   var result: WebcomResult<T>?
@@ -98,7 +105,7 @@ func waitForResult<T>(
     semaphore.signal()
   }
   guard semaphore.wait(timeout: .now() + timeout) == .success, let result = box.result else {
-    throw WebcomError(.internalError, "the callback was not called within \(timeout) s")
+    throw CallbackTimeout(timeout: timeout)
   }
   return try result.get()
 }

@@ -72,7 +72,7 @@ import Testing
     #expect(recorder.recorded.map(describe) == [#"={"x":1}"#, "+x", "+y", #"={"x":1,"y":2}"#])
   }
 
-  @Test func deeperSubscriptionsGetTheirEventsFirst() throws {
+  @Test func childEventsComeFirstThenValueEventsOfDeeperSubscriptions() throws {
     let recorder = EventRecorder()
     _ = try subscribe(try node("a"), to: .valueChange, recorder)
     _ = try subscribe(try node("a/b"), to: .valueChange, recorder)
@@ -81,8 +81,9 @@ import Testing
     recorder.take()
     try write(try node("a/b/c"), "deep")
     #expect(recorder.wait(forCount: 3))
+    // Every child event of the write first, then the value events, deeper nodes first.
     #expect(
-      recorder.take().map(describe) == [#"={"c":"deep"}"#, "+b", #"={"b":{"c":"deep"}}"#])
+      recorder.take().map(describe) == ["+b", #"={"c":"deep"}"#, #"={"b":{"c":"deep"}}"#])
   }
 
   @Test func childChangesOfDeepWritesNameTheDirectChild() throws {

@@ -23,6 +23,30 @@ import Testing
     #expect(keys(.startAt(key: "d")).isEmpty)
   }
 
+  @Test func aLimitIsAnUpperBoundUpToIntMax() {
+    let all: [WebcomKey] = ["1", "2", "10", "a", "b", "c"]
+    #expect(keys(.first(limit: .max)) == all)
+    #expect(keys(.last(limit: .max)) == all)
+    #expect(keys(.startAt(key: "b", limit: .max)) == ["b", "c"])
+    #expect(keys(.startAt(key: "0", limit: .max)) == all)
+    #expect(keys(.startAt(key: "d", limit: .max)).isEmpty)
+    #expect(keys(.endAt(key: "2", limit: .max)) == ["1", "2"])
+    #expect(keys(.endAt(key: "z", limit: .max)) == all)
+    #expect(keys(.startAt(key: "2", limit: .max - 1)) == ["2", "10", "a", "b", "c"])
+    #expect(keys(.last(limit: 5)) == ["2", "10", "a", "b", "c"])
+    let empty = JSONObject()
+    #expect(DatasyncChildrenConstraint.startAt(key: "a", limit: .max).window(in: empty) == 0..<0)
+    #expect(DatasyncChildrenConstraint.endAt(key: "a", limit: .max).window(in: empty) == 0..<0)
+  }
+
+  @Test func theErrorNamesTheConstraintAndItsLimit() {
+    let error = #expect(throws: WebcomError.self) {
+      try DatasyncChildrenConstraint.startAt(key: "k", limit: -3).validate()
+    }
+    #expect(error?.code == .invalidArgument)
+    #expect(error?.message.contains(#".startAt(key: "k", limit: -3)"#) == true)
+  }
+
   @Test func limitsMustBePositive() throws {
     try DatasyncChildrenConstraint.first(limit: 1).validate()
     try DatasyncChildrenConstraint.all.validate()

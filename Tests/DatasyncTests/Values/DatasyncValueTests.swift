@@ -66,9 +66,10 @@ import Testing
     #expect(elements[1].isNull)
     #expect(elements[2].asInt == 3)
     #expect(array.asDictionary()?.keys.sorted() == ["0", "2"])
-    // Too sparse to be an array: the largest index must be less than twice the count.
+    // Too sparse to be an array: more than half of the slots up to the largest index are needed.
     #expect(try Self.value("[null, null, 1]").asArray() == nil)
     #expect(try Self.value("[null, 1, 2]").asArray()?.count == 3)
+    #expect(try Self.value("[\"a\", null, null, \"d\"]").asArray() == nil)
     #expect(try Self.value("{\"x\":1}").asArray() == nil)
     #expect(try Self.value("1").asArray() == nil)
   }

@@ -72,9 +72,29 @@ import Testing
     #expect(try Self.parse("{\"01\":\"b\",\"0\":\"a\"}").arrayElements == nil)
     #expect(try Self.parse("{\"-1\":\"b\",\"0\":\"a\"}").arrayElements == nil)
     #expect(try Self.parse("{\"0\":\"a\",\"x\":\"b\"}").arrayElements == nil)
-    #expect(try Self.parse("{\"0\":\"a\",\"3\":\"b\"}").arrayElements?.count == 4)
+    #expect(try Self.parse("{\"0\":\"a\",\"2\":\"b\"}").arrayElements?.count == 3)
     #expect(try Self.parse("{\"0\":\"a\",\"4\":\"b\"}").arrayElements == nil)
     #expect(try Self.parse("{\"7\":\"a\"}").jsonString == "{\"7\":\"a\"}")
+  }
+
+  /// An object keyed by indices is an array only when more than half of the slots from 0 to the
+  /// largest index hold a value.
+  @Test(arguments: [
+    (#"{"1":"a"}"#, #"{"1":"a"}"#),
+    (#"{"0":"a","3":"d"}"#, #"{"0":"a","3":"d"}"#),
+    (#"{"0":"a"}"#, #"["a"]"#),
+    (#"{"0":"a","2":"c"}"#, #"["a",null,"c"]"#),
+    (#"{"1":"b","2":"c"}"#, #"[null,"b","c"]"#),
+    (#"{"0":"a","1":"b","5":"f"}"#, #"{"0":"a","1":"b","5":"f"}"#),
+    (#"{"0":"a","1":"b","2":"c","6":"g"}"#, #"["a","b","c",null,null,null,"g"]"#),
+    (#"{"2147483647":"x"}"#, #"{"2147483647":"x"}"#),
+    (#"{"0":"a","1":"b","2147483648":"c"}"#, #"{"0":"a","1":"b","2147483648":"c"}"#),
+  ])
+  func arrayDetectionNeedsMoreThanHalfOfTheSlots(stored: String, read: String) throws {
+    #expect(try Self.parse(stored).jsonString == read)
+    #expect(
+      DatasyncValue(try Self.parse(stored)).asArray() == nil ? read.first == "{" : read.first == "["
+    )
   }
 
   @Test func keysAreValidatedNamingTheCulprit() throws {
@@ -197,6 +217,25 @@ import Testing
   @Test func duplicateKeysKeepTheLast() throws {
     #expect(try Self.parse("{\"b\":1,\"a\":2,\"b\":3}").jsonString == "{\"a\":2,\"b\":3}")
     #expect(try Self.parse("{\"a\":1,\"a\":null}") == .null)
+  }
+
+  @Test func sortingPairsKeepsTheLastOfEachKeyInKeyOrder() {
+    var generator = SplitMixGenerator(seed: 5)
+    for count in [2, 3, 10, 32, 33, 100] {
+      for _ in 0..<50 {
+        let names = (0..<count).map { _ in
+          String(Int.random(in: 0..<(count + count / 2), using: &generator)) + "k"
+        }
+        var pairs = names.enumerated().map {
+          (key: WebcomKey($0.element), value: JSONValue.int(Int64($0.offset)))
+        }
+        JSONObject.sortKeepingLast(&pairs)
+        var last: [String: Int64] = [:]
+        for (position, name) in names.enumerated() { last[name] = Int64(position) }
+        #expect(pairs.map(\.key) == last.keys.map { WebcomKey($0) }.sorted())
+        #expect(pairs.allSatisfy { last[$0.key.value].map(JSONValue.int) == $0.value })
+      }
+    }
   }
 
   @Test func writingThenParsingGivesTheSameValue() throws {

@@ -1,0 +1,229 @@
+import Foundation
+
+/// The access checks the back end makes before serving a read or applying a write.
+extension DatasyncRules {
+  /// Whether a client may read `path`.
+  ///
+  /// - Parameters:
+  ///   - path: The location read (listened to or fetched).
+  ///   - auth: The client's authentication, `nil` when unauthenticated.
+  ///   - root: The current tree.
+  ///   - now: The back end's clock.
+  func canRead(
+    _ path: DatasyncPath, auth: DatasyncAuthentication?, root: JSONValue, now: Date
+  ) -> Bool {
+    checkRead(path, auth: auth, root: root, now: now) == nil
+  }
+
+  /// Checks that a client may read `path`: a `.read` rule at the root, at `path` or between them
+  /// evaluates to true (``DatasyncAuthentication/admin`` may read everything).
+  ///
+  /// Evaluates only the `.read` rules on the way from the root to `path`, stopping at the first
+  /// grant.
+  ///
+  /// - Returns: `nil` when allowed, else a `permissionDenied` error naming the path.
+  func checkRead(
+    _ path: DatasyncPath, auth: DatasyncAuthentication?, root: JSONValue, now: Date
+  ) -> WebcomError? {
+    if auth?.isAdmin == true { return nil }
+    let context = RuleContext(
+      auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: root, newRoot: root)
+    var node: RuleNode? = self.root
+    var data = PathValues(root: root, path: path)
+    var depth = 0
+    while let current = node {
+      if let read = current.read {
+        let value = read.readsData ? data.value(at: depth) : .null
+        let evaluator = RuleEvaluator(
+          context: context, location: path.keys, depth: depth, data: value, newData: value)
+        if evaluator.isTrue(read.expression) { return nil }
+      }
+      guard depth < path.depth else { break }
+      node = current.child(path.keys[depth])
+      depth += 1
+    }
+    return WebcomError(
+      .permissionDenied,
+      "reading \(WebcomKey.quoted(path.string)) is denied: no .read rule at or above it grants "
+        + "access")
+  }
+
+  /// Checks that a client may make a write that changes the tree from `oldRoot` to `newRoot` at
+  /// `paths` (one path for a set, an increment or a transaction; every child written for a
+  /// merge, multi-location keys included: all of them are checked, and one refusal refuses the
+  /// whole write).
+  ///
+  /// For each path: a `.write` rule at the root, at the path or between them must evaluate to
+  /// true (the first grant on the way down wins), and every `.validate` rule must hold where the
+  /// new data is not null: at the root, at the path and between them, and below the path for
+  /// every location of the new data that a rule matches. `data` is the location in `oldRoot`,
+  /// `newData` in `newRoot`. ``DatasyncAuthentication/admin`` may write anything.
+  ///
+  /// The cost depends on the depth of the paths, the rules on them and the new data below them
+  /// (only where rules have `.validate` below), not on the size of the tree (beyond the
+  /// logarithmic cost of looking a key up).
+  ///
+  /// - Returns: `nil` when allowed, else a `permissionDenied` error naming the path written and,
+  ///   for a refused validation, the rule and the location it refused.
+  func checkWrite(
+    at paths: [DatasyncPath], auth: DatasyncAuthentication?, oldRoot: JSONValue,
+    newRoot: JSONValue, now: Date
+  ) -> WebcomError? {
+    if auth?.isAdmin == true { return nil }
+    let check = WriteCheck(
+      context: RuleContext(
+        auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: oldRoot, newRoot: newRoot))
+    for path in paths {
+      if let error = check.check(path, rules: root) { return error }
+    }
+    return nil
+  }
+}
+
+/// The evaluation of the rules of one write.
+private struct WriteCheck {
+  let context: RuleContext
+
+  /// Checks the write at `path`: `.write` on the way down, `.validate` on the way down and below.
+  func check(_ path: DatasyncPath, rules: RuleNode) -> WebcomError? {
+    var node: RuleNode? = rules
+    var data = PathValues(root: context.oldRoot, path: path)
+    var newData = context.newRoot
+    var depth = 0
+    var isGranted = false
+    var refusal: WebcomError?
+    while let current = node {
+      if !isGranted, let write = current.write {
+        let evaluator = evaluator(
+          location: path.keys, depth: depth,
+          data: write.readsData ? data.value(at: depth) : .null, newData: newData)
+        isGranted = evaluator.isTrue(write.expression)
+      }
+      if newData.isNull {
+        if isGranted { return refusal }
+      } else if refusal == nil, let validate = current.validate {
+        refusal = self.refusal(
+          validate, location: path.keys, depth: depth,
+          data: validate.readsData ? data.value(at: depth) : .null, newData: newData,
+          path: path)
+      }
+      guard depth < path.depth else { break }
+      let key = path.keys[depth]
+      node = current.child(key)
+      newData = newData[key]
+      depth += 1
+    }
+    guard isGranted else {
+      return WebcomError(
+        .permissionDenied,
+        "writing \(WebcomKey.quoted(path.string)) is denied: no .write rule at or above it "
+          + "grants access")
+    }
+    if let refusal { return refusal }
+    guard let node, node.containsValidate, newData.children != nil else { return nil }
+    var location = path.keys
+    location.reserveCapacity(DatasyncPath.maximumDepth)
+    return validateBelow(
+      node, data: node.validateReadsData ? data.value(at: depth) : .null,
+      newData: newData, location: &location, path: path)
+  }
+
+  /// Evaluates the `.validate` rules that match the descendants of `newData`, which is at
+  /// `location` and matches `node`.
+  private func validateBelow(
+    _ node: RuleNode, data: JSONValue, newData: JSONValue, location: inout [WebcomKey],
+    path: DatasyncPath
+  ) -> WebcomError? {
+    guard let children = newData.children else { return nil }
+    let wildcard = node.wildcard.flatMap { $0.containsValidate ? $0 : nil }
+    var namedCount = 0
+    for (key, child) in node.namedChildren where child.containsValidate || wildcard != nil {
+      guard let childData = children[key] else { continue }
+      namedCount += 1
+      guard child.containsValidate else { continue }
+      location.append(key)
+      if let refusal = validate(
+        child, data: child.validateReadsData ? data[key] : .null, newData: childData,
+        location: &location, path: path)
+      {
+        return refusal
+      }
+      location.removeLast()
+    }
+    guard let wildcard, namedCount < children.count else { return nil }
+    for (key, childData) in children where node.namedChild(key) == nil {
+      location.append(key)
+      if let refusal = validate(
+        wildcard, data: wildcard.validateReadsData ? data[key] : .null, newData: childData,
+        location: &location, path: path)
+      {
+        return refusal
+      }
+      location.removeLast()
+    }
+    return nil
+  }
+
+  private func validate(
+    _ node: RuleNode, data: JSONValue, newData: JSONValue, location: inout [WebcomKey],
+    path: DatasyncPath
+  ) -> WebcomError? {
+    if let validate = node.validate,
+      let refusal = refusal(
+        validate, location: location, depth: location.count, data: data, newData: newData,
+        path: path)
+    {
+      return refusal
+    }
+    return validateBelow(node, data: data, newData: newData, location: &location, path: path)
+  }
+
+  private func evaluator(location: [WebcomKey], depth: Int, data: JSONValue, newData: JSONValue)
+    -> RuleEvaluator
+  {
+    RuleEvaluator(
+      context: context, location: location, depth: depth, data: data, newData: newData)
+  }
+
+  /// The error of a `.validate` rule that does not hold at a location, or `nil`.
+  private func refusal(
+    _ validate: RuleNode.Rule, location: [WebcomKey], depth: Int, data: JSONValue,
+    newData: JSONValue, path: DatasyncPath
+  ) -> WebcomError? {
+    let reason: String
+    do {
+      let evaluator = evaluator(location: location, depth: depth, data: data, newData: newData)
+      if try evaluator.boolean(validate.expression) { return nil }
+      reason = "it is false"
+    } catch {
+      reason = "it failed: \(error.message)"
+    }
+    let place = DatasyncPath(validatedKeys: Array(location.prefix(depth)))
+    return WebcomError(
+      .permissionDenied,
+      "writing \(WebcomKey.quoted(path.string)) is denied: the rule "
+        + "\(WebcomKey.quoted(validate.path)) refused the new data at "
+        + "\(WebcomKey.quoted(place.string)) (\(reason))")
+  }
+}
+
+/// The values of a tree along a path, looked up only as deep as a rule needs.
+private struct PathValues {
+  private let path: DatasyncPath
+  private var value: JSONValue
+  private var depth = 0
+
+  init(root: JSONValue, path: DatasyncPath) {
+    self.path = path
+    value = root
+  }
+
+  /// The value at the first `depth` keys of the path (never less deep than asked before).
+  mutating func value(at depth: Int) -> JSONValue {
+    while self.depth < depth {
+      value = value[path.keys[self.depth]]
+      self.depth += 1
+    }
+    return value
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Entry points into the security rules for the package's benchmarks (`datasync-bench`), which
+/// cannot see internal declarations.
+package enum RulesProbes {
+  /// The rules of a chat: 21 rules, most of them `.validate`, on rooms, messages, members,
+  /// users and presence.
+  package static let chatRules = """
+    {
+      "rules": {
+        ".read": false,
+        "rooms": {
+          ".read": "auth != null",
+          "$room": {
+            ".write": "auth != null && root.child('members/' + $room + '/' + auth.uid).exists()",
+            "name": { ".validate": "newData.isString() && newData.val().length <= 64" },
+            "messages": {
+              "$message": {
+                ".write": "auth != null && (!data.exists() || data.child('author').val() == auth.uid)",
+                ".validate": "newData.hasChildren(['author', 'text', 'sent'])",
+                "author": { ".validate": "newData.val() == auth.uid" },
+                "text": {
+                  ".validate": "newData.isString() && newData.val().length > 0 && newData.val().length <= 500"
+                },
+                "sent": { ".validate": "newData.isNumber() && newData.val() <= now" },
+                "edited": { ".validate": "newData.isBoolean()" },
+                "$other": { ".validate": false }
+              }
+            }
+          }
+        },
+        "members": {
+          "$room": {
+            ".read": "auth != null",
+            "$uid": { ".write": "auth.uid == $uid", ".validate": "newData.isBoolean()" }
+          }
+        },
+        "users": {
+          "$uid": {
+            ".read": "auth != null",
+            ".write": "auth.uid == $uid",
+            ".validate": "newData.hasChildren(['name'])",
+            "name": {
+              ".validate": "newData.isString() && newData.val().matches(/^[A-Za-z ]{1,40}$/)"
+            },
+            "$other": { ".validate": false }
+          }
+        },
+        "presence": {
+          "$uid": {
+            ".write": "auth.uid == $uid",
+            ".validate": "newData.isBoolean() || newData.isNumber()"
+          }
+        }
+      }
+    }
+    """
+
+  /// One message written into a chat database, checked under the chat's rules or open rules,
+  /// or applied as the engine applies writes.
+  package struct MessageWrite: Sendable {
+    private let chatRules: DatasyncRules
+    private let write: WriteOperation
+    private let oldRoot: JSONValue
+    private let newRoot: JSONValue
+    private let auth: DatasyncAuthentication
+    private let now: Date
+
+    /// The number of messages in the database.
+    package let messageCount: Int
+
+    fileprivate init(rooms: Int, messagesPerRoom: Int) {
+      chatRules = try! DatasyncRules(json: RulesProbes.chatRules)
+      now = Date(timeIntervalSince1970: 1_700_000_000)
+      auth = DatasyncAuthentication(uid: "alice")
+      let sent = JSONValue.int(1_699_999_999_000)
+      var tree = JSONValue.null
+      for room in 0..<rooms {
+        let roomKey = WebcomKey("room\(room)")
+        var messages = JSONObject()
+        for index in 0..<messagesPerRoom {
+          let message = JSONObject()
+            .setting(.string("bob"), for: "author")
+            .setting(.string("message \(index)"), for: "text")
+            .setting(sent, for: "sent")
+          messages = messages.setting(.object(message), for: WebcomKey("m\(index)"))
+        }
+        tree = tree.setting(.object(messages), at: ["rooms", roomKey, "messages"])
+        tree = tree.setting(.string("Room \(room)"), at: ["rooms", roomKey, "name"])
+        tree = tree.setting(.bool(true), at: ["members", roomKey, "alice"])
+        tree = tree.setting(.bool(true), at: ["members", roomKey, "bob"])
+      }
+      tree = tree.setting(.string("Alice"), at: ["users", "alice", "name"])
+      let message = JSONValue.object(
+        JSONObject()
+          .setting(.string("alice"), for: "author")
+          .setting(.string("Hello, everyone!"), for: "text")
+          .setting(sent, for: "sent"))
+      let path = DatasyncPath(
+        validatedKeys: ["rooms", "room0", "messages", PushIdentifierGenerator().next(at: now)])
+      write = .set(path, message)
+      oldRoot = tree
+      newRoot = tree.setting(message, at: path.keys)
+      messageCount = rooms * messagesPerRoom
+    }
+
+    /// Checks the write under the chat's rules; whether it is allowed.
+    package func checkUnderChatRules() -> Bool {
+      chatRules.checkWrite(
+        at: [write.path], auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now) == nil
+    }
+
+    /// Checks the write under ``DatasyncRules/open``; whether it is allowed.
+    package func checkUnderOpenRules() -> Bool {
+      DatasyncRules.open.checkWrite(
+        at: [write.path], auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now) == nil
+    }
+
+    /// Applies the write to the database's tree as the engine does (without rules); returns
+    /// the number of rooms after it.
+    package func apply() -> Int {
+      (try? write.resolvingServerValues(now: now).applyingAuthoritatively(to: oldRoot))?.tree[
+        "rooms"
+      ].children?.count ?? 0
+    }
+  }
+
+  /// A chat database of `rooms` rooms of `messagesPerRoom` messages, and a message to write.
+  package static func messageWrite(rooms: Int, messagesPerRoom: Int) -> MessageWrite {
+    MessageWrite(rooms: rooms, messagesPerRoom: messagesPerRoom)
+  }
+}
