@@ -96,6 +96,45 @@ enum StreamsCoreBenchmarks {
       consume(total.value)
     }
 
+    // The subject-driven chains of the table: each value is sent through the chain, with
+    // closures the optimiser cannot see into, as an app's closures would be.
+    _ = measure("streams: 10 x map (opaque closures), subject -> sink", count) {
+      let subject = PassthroughSubject<Int, Never>()
+      let total = Accumulator()
+      let step = opaque(transforms)
+      let cancellable =
+        subject
+        .map(step[0]).map(step[1]).map(step[2]).map(step[3]).map(step[4])
+        .map(step[5]).map(step[6]).map(step[7]).map(step[8]).map(step[9])
+        .sink { total.value &+= $0 }
+      for value in 0..<count {
+        subject.send(value)
+      }
+      cancellable.cancel()
+      consume(total.value)
+    }
+
+    let predicates: [(Int) -> Bool] = [
+      { $0 != -1 }, { $0 != -2 }, { $0 != -3 }, { $0 != -4 }, { $0 != -5 }, { $0 != -6 },
+    ]
+    _ = measure("streams: 6 x (map + filter) (opaque closures), subject -> sink", count) {
+      let subject = PassthroughSubject<Int, Never>()
+      let total = Accumulator()
+      let step = opaque(transforms)
+      let keep = opaque(predicates)
+      let cancellable =
+        subject
+        .map(step[0]).filter(keep[0]).map(step[1]).filter(keep[1])
+        .map(step[2]).filter(keep[2]).map(step[3]).filter(keep[3])
+        .map(step[4]).filter(keep[4]).map(step[5]).filter(keep[5])
+        .sink { total.value &+= $0 }
+      for value in 0..<count {
+        subject.send(value)
+      }
+      cancellable.cancel()
+      consume(total.value)
+    }
+
     _ = measure("streams: (1...N).publisher -> sink", count) {
       let total = Accumulator()
       _ = (1...count).publisher.sink { total.value &+= $0 }
@@ -119,6 +158,15 @@ enum StreamsCoreBenchmarks {
           .sink { total.value &+= $0 }
         subject.send(1)
         cancellable.cancel()
+      }
+      consume(total.value)
+    }
+
+    _ = measure("streams: Just(x).map.sink, set up and run (per chain)", setups) {
+      let total = Accumulator()
+      let step = opaque(transforms)
+      for value in 0..<setups {
+        _ = Just(value).map(step[0]).sink { total.value &+= $0 }
       }
       consume(total.value)
     }

@@ -9,29 +9,43 @@
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private let lock = StreamsLock()
-  // Protected by `lock`: the cancel action, nil once run.
-  private var action: (() -> Void)?
+  // Protected by `lock`: what to cancel, nil once cancelled.
+  private var target: Target?
+
+  /// What an `AnyCancellable` cancels: a wrapped cancellable is kept as itself rather than as a
+  /// closure over its `cancel` method, which would take one more allocation per subscription.
+  private enum Target {
+    case action(() -> Void)
+    case cancellable(any Cancellable)
+
+    func cancel() {
+      switch self {
+      case .action(let action): action()
+      case .cancellable(let cancellable): cancellable.cancel()
+      }
+    }
+  }
 
   /// Wraps a closure run once, on the first `cancel()` or at deinit.
   public init(_ cancel: @escaping () -> Void) {
-    action = cancel
+    target = .action(cancel)
   }
 
   /// Wraps another cancellable.
   public init<C: Cancellable>(_ canceller: C) {
-    action = canceller.cancel
+    target = .cancellable(canceller)
   }
 
   deinit {
-    action?()
+    target?.cancel()
   }
 
   public func cancel() {
     lock.lock()
-    let action = self.action
-    self.action = nil
+    let target = self.target
+    self.target = nil
     lock.unlock()
-    action?()
+    target?.cancel()
   }
 
   /// Appends this cancellable to `collection`.

@@ -89,10 +89,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   // Protected by `lock`: the lifecycle status (with the upstream subscription), the downstream,
   // released once terminated, and the demand still to add to the first request. `logic` is only
   // touched by the upstream's serialised calls.
-  @usableFromInline var status = Status.awaitingSubscription
-  @usableFromInline var downstream: Downstream?
-  @usableFromInline var demandAhead: Int
-  @usableFromInline var logic: Logic
+  // They are `@exclusivity(unchecked)`: the lock (or the upstream's serialisation, for `logic`)
+  // already makes each access exclusive, and the runtime check costs two calls per access in the
+  // unspecialised code that runs when upstreams call through `any Subscription`.
+  @exclusivity(unchecked) @usableFromInline var status = Status.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var demandAhead: Int
+  @exclusivity(unchecked) @usableFromInline var logic: Logic
   @usableFromInline let demandMultiplier: Int
 
   /// The operator this subscription serves, for ``OperatorNamed``.

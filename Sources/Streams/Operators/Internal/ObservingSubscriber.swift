@@ -39,8 +39,11 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Su
   @usableFromInline let downstream: Downstream
   @usableFromInline let hooks: EventHooks<Downstream.Input, Downstream.Failure>
   // Protected by `lock`: the upstream subscription, nil before it arrives and once ended.
-  @usableFromInline var upstream: (any Subscription)?
-  @usableFromInline var hasSubscription = false
+  // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
+  // runtime check costs two calls per access in the unspecialised code that runs when upstreams
+  // call through `any Subscription`.
+  @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+  @exclusivity(unchecked) @usableFromInline var hasSubscription = false
 
   /// The operator served: `"HandleEvents"`, `"Print"` or `"Breakpoint"`.
   @usableFromInline let operatorName: String

@@ -63,10 +63,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   // Protected by `lock`: the status (with the upstream subscription or the pending result), the
   // downstream (released once terminated) and whether the downstream asked for a value.
   // `logic` is only touched by the upstream's serialised calls.
-  @usableFromInline var status = Status.awaitingSubscription
-  @usableFromInline var downstream: Downstream?
-  @usableFromInline var hasDemand = false
-  @usableFromInline var logic: Logic
+  // They are `@exclusivity(unchecked)`: the lock (or the upstream's serialisation, for `logic`)
+  // already makes each access exclusive, and the runtime check costs two calls per access in the
+  // unspecialised code that runs when upstreams call through `any Subscription`.
+  @exclusivity(unchecked) @usableFromInline var status = Status.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var hasDemand = false
+  @exclusivity(unchecked) @usableFromInline var logic: Logic
 
   /// The operator this subscription serves, for ``OperatorNamed``.
   @usableFromInline let operatorName: String
