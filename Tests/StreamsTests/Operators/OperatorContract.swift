@@ -3,7 +3,6 @@ import Streams
 import StreamsTesting
 import Testing
 
-
 /// How a recorded stream ended.
 enum Ending: Equatable {
   case none
