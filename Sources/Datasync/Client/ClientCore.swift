@@ -53,8 +53,8 @@ final class ClientCore: @unchecked Sendable {
   private var pending = PendingWrites()
   private var listens: [DatasyncPath: Listen] = [:]
   private var views: [ViewKey: View] = [:]
-  private var answers: [WriteIdentifier: Answer] = [:]
-  private var readPaths: [WriteIdentifier: DatasyncPath] = [:]
+  private var answers: [RequestIdentifier: Answer] = [:]
+  private var readPaths: [RequestIdentifier: DatasyncPath] = [:]
   private var outbox: [ClientRequest] = []
   private var isEnabled = true
   private var connectionState = DatasyncState.disconnected
@@ -74,7 +74,7 @@ final class ClientCore: @unchecked Sendable {
   /// `disconnected` (a read); those sent fail with `disconnected` (a write may have been applied).
   deinit {
     connection.close()
-    var unsent: [WriteIdentifier: ClientRequest] = [:]
+    var unsent: [RequestIdentifier: ClientRequest] = [:]
     for request in outbox {
       if let identifier = Self.identifier(of: request) { unsent[identifier] = request }
     }
@@ -100,7 +100,7 @@ final class ClientCore: @unchecked Sendable {
   }
 
   /// The identifier of a request that expects an answer.
-  private static func identifier(of request: ClientRequest) -> WriteIdentifier? {
+  private static func identifier(of request: ClientRequest) -> RequestIdentifier? {
     switch request {
     case .listen, .unlisten: nil
     case .write(let identifier, _), .writeOnDisconnection(let identifier, _, _),
@@ -466,7 +466,7 @@ final class ClientCore: @unchecked Sendable {
     return nextIdentifier
   }
 
-  private func request(answer: Answer?, _ make: (WriteIdentifier) -> ClientRequest) {
+  private func request(answer: Answer?, _ make: (RequestIdentifier) -> ClientRequest) {
     lock.withLock {
       let identifier = makeIdentifierLocked()
       if let answer { answers[identifier] = answer }
@@ -527,7 +527,7 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  private func acknowledgeLocked(_ identifier: WriteIdentifier, announced: WriteOperation?) {
+  private func acknowledgeLocked(_ identifier: RequestIdentifier, announced: WriteOperation?) {
     guard let first = pending.first, first.identifier == identifier else {
       if let write = pending.remove(identifier) {
         if let announced { server = announced.applyingOptimistically(to: server) }
@@ -596,7 +596,7 @@ final class ClientCore: @unchecked Sendable {
     }
   }
 
-  private func rejectLocked(_ identifier: WriteIdentifier, current: JSONValue?) {
+  private func rejectLocked(_ identifier: RequestIdentifier, current: JSONValue?) {
     guard let write = pending.remove(identifier) else { return }
     if let current { server = server.setting(current, at: write.operation.path.keys) }
     reapplyPendingLocked(footprints: write.operation.footprints)

@@ -24,7 +24,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
 
   /// A write a client registered for its disconnection.
   private struct DisconnectionWrite {
-    let identifier: WriteIdentifier
+    let identifier: RequestIdentifier
     let operation: WriteOperation
     let repeating: Bool
   }

@@ -1,0 +1,18 @@
+/// A request from a client to its back end.
+enum ClientRequest: Sendable {
+  /// Start sending the data at the path: one ``BackEndMessage/listenData(_:_:)`` with the complete
+  /// value, then every change that touches it.
+  case listen(DatasyncPath)
+  /// Stop sending changes for a path previously listened to.
+  case unlisten(DatasyncPath)
+  /// Apply a write; answered by ``BackEndMessage/acknowledged(_:announced:)`` or
+  /// ``BackEndMessage/rejected(_:_:current:)``.
+  case write(RequestIdentifier, WriteOperation)
+  /// Register a write to run when this client disconnects (once, or at every disconnection);
+  /// answered by an acknowledgement or a rejection.
+  case writeOnDisconnection(RequestIdentifier, WriteOperation, repeating: Bool)
+  /// Cancel the disconnection writes registered at the path; answered by an acknowledgement.
+  case cancelDisconnectionWrites(RequestIdentifier, DatasyncPath)
+  /// Read the complete value at a path once; answered by ``BackEndMessage/value(_:_:)``.
+  case read(RequestIdentifier, DatasyncPath)
+}
