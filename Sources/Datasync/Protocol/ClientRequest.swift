@@ -16,3 +16,15 @@ enum ClientRequest: Sendable {
   /// Read the complete value at a path once; answered by ``BackEndMessage/value(_:_:)``.
   case read(RequestIdentifier, DatasyncPath)
 }
+
+extension ClientRequest {
+  /// The identifier of a request that expects an answer, nil for the others.
+  var identifier: RequestIdentifier? {
+    switch self {
+    case .listen, .unlisten: nil
+    case .write(let identifier, _), .writeOnDisconnection(let identifier, _, _),
+      .cancelDisconnectionWrites(let identifier, _), .read(let identifier, _):
+      identifier
+    }
+  }
+}
