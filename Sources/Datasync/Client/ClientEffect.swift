@@ -13,6 +13,8 @@ enum ClientEffect: Sendable {
   case connect(Bool)
   /// Answer a request: the written value for writes, the value for reads.
   case answer(RequestIdentifier, WebcomResult<JSONValue>)
+  /// Answer an authentication request: the identity, nil after a sign-out.
+  case answerAuthentication(RequestIdentifier, WebcomResult<DatasyncAuthentication?>)
   /// Tell the state observers about a new connection state.
   case changeState(DatasyncState)
   /// End these subscriptions, which the back end stopped serving, in order.
@@ -22,7 +24,7 @@ enum ClientEffect: Sendable {
   var onlyEnqueues: Bool {
     switch self {
     case .deliver, .send, .connect: true
-    case .answer, .changeState, .revoke: false
+    case .answer, .answerAuthentication, .changeState, .revoke: false
     }
   }
 }

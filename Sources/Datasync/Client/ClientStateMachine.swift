@@ -33,6 +33,9 @@ struct ClientStateMachine {
   /// Whether the application lets the client connect.
   private(set) var isConnectionEnabled = true
   private(set) var state = DatasyncState.disconnected
+  /// The identity the back end last gave the connection; nil when unauthenticated, as every
+  /// connection starts.
+  private(set) var authentication: DatasyncAuthentication?
 
   /// What the cache holds at a path (null when nothing is known).
   func cachedValue(at path: DatasyncPath) -> JSONValue {
@@ -97,6 +100,36 @@ struct ClientStateMachine {
     requests.awaitRead(identifier, at: path)
     var effects: [ClientEffect] = []
     send(.read(identifier, path), into: &effects)
+    return (identifier, effects)
+  }
+
+  /// Authenticates the connection with a token; answered by an
+  /// ``ClientEffect/answerAuthentication(_:_:)`` with the identity the rules now see, or the back
+  /// end's error (`permissionDenied` for an unknown token).
+  ///
+  /// Made while disconnected, it waits and goes first once the back end confirms the connection,
+  /// before the renewed listens and the other queued requests, which the rules then check as the
+  /// new identity. Once sent, it fails with `disconnected` when the connection drops before the
+  /// answer (a connection comes back unauthenticated: authenticating again is the caller's
+  /// decision); disabling the connection fails it, sent or not.
+  mutating func authenticate(token: String) -> (RequestIdentifier, [ClientEffect]) {
+    authenticationRequest { .authenticate($0, token: token) }
+  }
+
+  /// Makes the connection unauthenticated; answered by an
+  /// ``ClientEffect/answerAuthentication(_:_:)`` with nil, or failing as ``authenticate(token:)``.
+  mutating func signOut() -> (RequestIdentifier, [ClientEffect]) {
+    authenticationRequest { .signOut($0) }
+  }
+
+  private mutating func authenticationRequest(_ make: (RequestIdentifier) -> ClientRequest) -> (
+    RequestIdentifier, [ClientEffect]
+  ) {
+    let identifier = requests.makeIdentifier()
+    var effects: [ClientEffect] = []
+    requests.sendAuthentication(
+      make(identifier), isConnected: state != .disconnected && isConnectionEnabled,
+      into: &effects)
     return (identifier, effects)
   }
 
@@ -221,6 +254,7 @@ struct ClientStateMachine {
     isConnectionEnabled = enabled
     var effects: [ClientEffect] = [.connect(enabled)]
     if !enabled {
+      abandonAuthentications(includingUnsent: true, into: &effects)
       for (identifier, path) in requests.abandonReads() {
         let result: WebcomResult<JSONValue> =
           hasCompleteData(at: path)
@@ -250,13 +284,16 @@ struct ClientStateMachine {
     case .connected(let offset):
       guard isConnectionEnabled else { break }
       clockOffset = offset
-      // Listens first, in a stable order, so that the queued requests find them renewed.
+      // Authentications first, so that the rules check what follows as their identity; then
+      // the listens, in a stable order, so that the queued requests find them renewed.
+      requests.sendQueuedAuthentications(into: &effects)
       for path in listens.keys.sorted(by: { $0.string < $1.string }) {
         effects.append(.send(.listen(path)))
       }
       requests.sendQueued(into: &effects)
       changeState(to: .connected(clockOffset: offset), into: &effects)
     case .disconnected:
+      abandonAuthentications(includingUnsent: false, into: &effects)
       changeState(to: .disconnected, into: &effects)
     case .listenData(let path, let value):
       guard listens[path] != nil else { break }
@@ -265,6 +302,9 @@ struct ClientStateMachine {
       views.complete(where: { path.isAncestorOrSelf(of: $0.path) }, cache: cache, into: &effects)
     case .changed(let operation):
       views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
+    case .acknowledged(let identifier, _) where requests.takeAuthentication(identifier):
+      authentication = nil
+      effects.append(.answerAuthentication(identifier, .success(nil)))
     case .acknowledged(let identifier, let announced):
       if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
         if let change { views.events(of: change, cache: cache, into: &effects) }
@@ -273,7 +313,10 @@ struct ClientStateMachine {
       let value: JSONValue
       if case .set(_, let written)? = announced { value = written } else { value = .null }
       effects.append(.answer(identifier, .success(value)))
+    case .rejected(let identifier, let error, _) where requests.takeAuthentication(identifier):
+      effects.append(.answerAuthentication(identifier, .failure(error)))
     case .rejected(let identifier, let error, let current):
+      _ = requests.takeRead(identifier)
       if let change = cache.reject(identifier, current: current) {
         views.events(of: change, cache: cache, into: &effects)
       }
@@ -284,8 +327,28 @@ struct ClientStateMachine {
       effects.append(.answer(identifier, .success(cache.value(at: path))))
     case .revoked(let path, let error):
       revoke(at: path, error: error, into: &effects)
+    case .authenticated(let identifier, let identity):
+      guard requests.takeAuthentication(identifier) else { break }
+      authentication = identity
+      effects.append(.answerAuthentication(identifier, .success(identity)))
+    case .authenticationChanged(let identity):
+      authentication = identity
     }
     return effects
+  }
+
+  /// Fails the authentication requests waiting for the back end (those not sent yet too when
+  /// `includingUnsent`), as the connection dropped: it comes back unauthenticated.
+  private mutating func abandonAuthentications(
+    includingUnsent: Bool, into effects: inout [ClientEffect]
+  ) {
+    authentication = nil
+    for identifier in requests.abandonAuthentications(includingUnsent: includingUnsent) {
+      let error = WebcomError(
+        .disconnected,
+        "the connection was lost or disabled before the back end answered the authentication")
+      effects.append(.answerAuthentication(identifier, .failure(error)))
+    }
   }
 
   /// Ends the subscriptions at or below a path the back end stopped serving, and drops the data

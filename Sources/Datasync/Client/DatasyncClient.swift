@@ -11,11 +11,13 @@ import Synchronization
 ///   inside the critical section, so that the effects of two concurrent operations keep the order
 ///   of their state changes: every subscriber gets its events, and the back end the requests, in
 ///   the order the state changed;
-/// - the call-outs — answers to requests, state observers, revoked subscriptions — after
+/// - the call-outs — answers to requests (authentication included), state observers, revoked subscriptions — after
 ///   unlocking, as they may run code of the application, which may call the client again.
 final class DatasyncClient: Sendable {
   /// The answer to a request: the written value for writes, the value for reads.
   typealias Answer = @Sendable (WebcomResult<JSONValue>) -> Void
+  /// The answer to an authentication request: the identity, nil after a sign-out.
+  typealias AuthenticationAnswer = @Sendable (WebcomResult<DatasyncAuthentication?>) -> Void
   typealias StateObserver = @Sendable (DatasyncState) -> Void
 
   /// What the mutex protects.
@@ -23,6 +25,7 @@ final class DatasyncClient: Sendable {
     var machine = ClientStateMachine()
     /// The callbacks of the requests waiting for an answer.
     var answers: [RequestIdentifier: Answer] = [:]
+    var authenticationAnswers: [RequestIdentifier: AuthenticationAnswer] = [:]
     /// The registered subscriptions, which the state machine names by identifier.
     var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
     var stateObservers: [UInt64: StateObserver] = [:]
@@ -32,6 +35,7 @@ final class DatasyncClient: Sendable {
   /// A call made after unlocking.
   private enum Callout: Sendable {
     case answer(Answer, WebcomResult<JSONValue>)
+    case answerAuthentication(AuthenticationAnswer, WebcomResult<DatasyncAuthentication?>)
     case changeState([StateObserver], DatasyncState)
     case revoke([SubscriptionCore], WebcomError)
   }
@@ -49,7 +53,8 @@ final class DatasyncClient: Sendable {
   deinit {
     connection.close()
     let callouts = guarded.withLock { guarded in
-      perform(guarded.machine.answersAtRelease(of: guarded.answers.keys), on: &guarded)
+      let waiting = Array(guarded.answers.keys) + Array(guarded.authenticationAnswers.keys)
+      return perform(guarded.machine.answersAtRelease(of: waiting), on: &guarded)
     }
     run(callouts)
   }
@@ -150,6 +155,35 @@ final class DatasyncClient: Sendable {
     }
   }
 
+  // MARK: Authentication
+
+  /// The identity the back end last gave the connection; nil when unauthenticated (also after a
+  /// disconnection, since every connection starts unauthenticated).
+  var authentication: DatasyncAuthentication? { guarded.withLock { $0.machine.authentication } }
+
+  /// Authenticates the connection with a token, after the requests already sent (see
+  /// ``ClientStateMachine/authenticate(token:)``); `answer` gets the identity the rules now see.
+  func authenticate(withToken token: String, answer: @escaping AuthenticationAnswer) {
+    authenticationRequest(answer: answer) { $0.authenticate(token: token) }
+  }
+
+  /// Makes the connection unauthenticated, after the requests already sent; `answer` gets nil
+  /// once the back end has done it.
+  func signOut(answer: @escaping AuthenticationAnswer) {
+    authenticationRequest(answer: answer) { $0.signOut() }
+  }
+
+  private func authenticationRequest(
+    answer: @escaping AuthenticationAnswer,
+    _ operation: (inout ClientStateMachine) -> (RequestIdentifier, [ClientEffect])
+  ) {
+    update { guarded in
+      let (identifier, effects) = operation(&guarded.machine)
+      guarded.authenticationAnswers[identifier] = answer
+      return effects
+    }
+  }
+
   // MARK: Subscribing
 
   /// Registers a subscription (see ``ClientStateMachine/subscribe(_:at:constraint:eventType:)``).
@@ -240,6 +274,10 @@ final class DatasyncClient: Sendable {
         if let answer = guarded.answers.removeValue(forKey: identifier) {
           callouts.append(.answer(answer, result))
         }
+      case .answerAuthentication(let identifier, let result):
+        if let answer = guarded.authenticationAnswers.removeValue(forKey: identifier) {
+          callouts.append(.answerAuthentication(answer, result))
+        }
       case .changeState(let state):
         let observers = guarded.stateObservers.sorted { $0.key < $1.key }.map(\.value)
         callouts.append(.changeState(observers, state))
@@ -255,6 +293,8 @@ final class DatasyncClient: Sendable {
     for callout in callouts {
       switch callout {
       case .answer(let answer, let result):
+        answer(result)
+      case .answerAuthentication(let answer, let result):
         answer(result)
       case .changeState(let observers, let state):
         for observer in observers { observer(state) }

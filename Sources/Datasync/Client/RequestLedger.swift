@@ -1,8 +1,14 @@
 /// The requests of a client that wait: those made while disconnected, to send in order on
-/// reconnection (the outbox), and the reads sent to the back end and not answered yet.
+/// reconnection (the outbox), and the reads and authentication requests sent to the back end and
+/// not answered yet.
 struct RequestLedger {
   private var outbox: [ClientRequest] = []
   private var readPaths: [RequestIdentifier: DatasyncPath] = [:]
+  /// The authentication and sign-out requests not answered yet, sent or not.
+  private var authentications: Set<RequestIdentifier> = []
+  /// The authentication and sign-out requests made while disconnected, to send first on
+  /// reconnection.
+  private var authenticationOutbox: [ClientRequest] = []
   private var nextIdentifier: UInt64 = 1
 
   /// A new identifier, for a request or anything else the client numbers.
@@ -38,6 +44,46 @@ struct RequestLedger {
     readPaths.removeValue(forKey: identifier)
   }
 
+  /// Sends an authentication or sign-out request now when `isConnected`, else queues it to go
+  /// first on reconnection; notes that it waits for the back end's answer.
+  mutating func sendAuthentication(
+    _ request: ClientRequest, isConnected: Bool, into effects: inout [ClientEffect]
+  ) {
+    guard let identifier = request.identifier else { return }
+    authentications.insert(identifier)
+    if isConnected {
+      effects.append(.send(request))
+    } else {
+      authenticationOutbox.append(request)
+    }
+  }
+
+  /// Sends the queued authentication and sign-out requests, in order.
+  mutating func sendQueuedAuthentications(into effects: inout [ClientEffect]) {
+    for request in authenticationOutbox { effects.append(.send(request)) }
+    authenticationOutbox = []
+  }
+
+  /// Whether the identifier is an authentication or sign-out request still waiting; it no longer
+  /// waits after this call.
+  mutating func takeAuthentication(_ identifier: RequestIdentifier) -> Bool {
+    !authentications.isEmpty && authentications.remove(identifier) != nil
+  }
+
+  /// Stops waiting for the authentication and sign-out requests already sent (all of them,
+  /// the queued ones included, when `includingUnsent`); returns them in order.
+  mutating func abandonAuthentications(includingUnsent: Bool) -> [RequestIdentifier] {
+    guard !authentications.isEmpty else { return [] }
+    var abandoned = authentications
+    if includingUnsent {
+      authenticationOutbox = []
+    } else {
+      abandoned.subtract(authenticationOutbox.compactMap(\.identifier))
+    }
+    authentications.subtract(abandoned)
+    return abandoned.sorted()
+  }
+
   /// Stops waiting for every read (unsent reads leave the outbox); returns them by identifier.
   mutating func abandonReads() -> [(identifier: RequestIdentifier, path: DatasyncPath)] {
     guard !readPaths.isEmpty else { return [] }
@@ -53,20 +99,27 @@ struct RequestLedger {
   /// The answers to the requests still waiting when the client goes away, by increasing
   /// identifier: those never sent fail with `writeCancelled` (a write, a disconnection write or
   /// a cancellation: not applied) or `disconnected` (a read); those sent fail with
-  /// `disconnected` (a write may have been applied). `writePaths` gives the paths of the
+  /// `disconnected` (a write may have been applied), as do the authentication requests. `writePaths` gives the paths of the
   /// pending writes.
   func answersAtRelease(
     of identifiers: some Sequence<RequestIdentifier>,
     writePaths: [RequestIdentifier: DatasyncPath]
   ) -> [ClientEffect] {
     var unsent: [RequestIdentifier: ClientRequest] = [:]
-    for request in outbox {
+    for request in authenticationOutbox + outbox {
       if let identifier = request.identifier { unsent[identifier] = request }
     }
     return identifiers.sorted().map { identifier in
       let error: WebcomError
       if let request = unsent[identifier] {
         error = Self.unsentRequestError(request)
+      } else if authentications.contains(identifier) {
+        return .answerAuthentication(
+          identifier,
+          .failure(
+            WebcomError(
+              .disconnected,
+              "the service was released before the back end answered the authentication")))
       } else if let path = readPaths[identifier] {
         error = WebcomError(
           .disconnected,
@@ -95,7 +148,7 @@ struct RequestLedger {
       return WebcomError(
         .writeCancelled,
         "the disconnection writes at \(path.string) were not cancelled: \(reason)")
-    case .listen, .unlisten:
+    case .listen, .unlisten, .authenticate, .signOut:
       return WebcomError(.disconnected, reason)
     }
   }

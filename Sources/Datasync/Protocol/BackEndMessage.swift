@@ -17,6 +17,13 @@ enum BackEndMessage: Sendable {
   case rejected(RequestIdentifier, WebcomError, current: JSONValue?)
   /// The answer to a read.
   case value(RequestIdentifier, JSONValue)
-  /// The back end no longer sends data for the path; listens there are dropped.
+  /// The back end no longer sends data for the path; listens there are dropped. Also the answer
+  /// to a listen the rules deny.
   case revoked(DatasyncPath, WebcomError)
+  /// The answer to a successful authentication: the identity the rules now see.
+  case authenticated(RequestIdentifier, DatasyncAuthentication)
+  /// The back end changed the identity of this connection without being asked: the token it
+  /// authenticated with now stands for another identity, or was revoked (nil: the connection is
+  /// unauthenticated). Revocations of the listens it may no longer read follow.
+  case authenticationChanged(DatasyncAuthentication?)
 }

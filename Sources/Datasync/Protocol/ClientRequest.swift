@@ -13,8 +13,16 @@ enum ClientRequest: Sendable {
   case writeOnDisconnection(RequestIdentifier, WriteOperation, repeating: Bool)
   /// Cancel the disconnection writes registered at the path; answered by an acknowledgement.
   case cancelDisconnectionWrites(RequestIdentifier, DatasyncPath)
-  /// Read the complete value at a path once; answered by ``BackEndMessage/value(_:_:)``.
+  /// Read the complete value at a path once; answered by ``BackEndMessage/value(_:_:)``, or by
+  /// ``BackEndMessage/rejected(_:_:current:)`` when the rules deny it.
   case read(RequestIdentifier, DatasyncPath)
+  /// Authenticate this connection with a token: from now on the rules see the token's identity
+  /// as `auth`. Answered by ``BackEndMessage/authenticated(_:_:)``, or by a rejection with
+  /// `permissionDenied` for a token the back end does not know (the connection's authentication
+  /// is then unchanged). A connection starts unauthenticated, also after a reconnection.
+  case authenticate(RequestIdentifier, token: String)
+  /// Make this connection unauthenticated; answered by an acknowledgement.
+  case signOut(RequestIdentifier)
 }
 
 extension ClientRequest {
@@ -23,7 +31,8 @@ extension ClientRequest {
     switch self {
     case .listen, .unlisten: nil
     case .write(let identifier, _), .writeOnDisconnection(let identifier, _, _),
-      .cancelDisconnectionWrites(let identifier, _), .read(let identifier, _):
+      .cancelDisconnectionWrites(let identifier, _), .read(let identifier, _),
+      .authenticate(let identifier, _), .signOut(let identifier):
       identifier
     }
   }

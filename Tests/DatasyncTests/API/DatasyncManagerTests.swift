@@ -42,6 +42,8 @@ import Testing
       weakSubscription = node.subscribe(
         to: .valueChange, queue: queue, onEvent: recorder.record, onCompletion: recorder.complete)
       #expect(recorder.wait(events: 1))
+      // The event delivered holds its node, and so the manager, until its callback returns.
+      queue.sync {}
     }
     #expect(weakManager == nil)
     #expect(recorder.wait(events: 1, completions: 1))

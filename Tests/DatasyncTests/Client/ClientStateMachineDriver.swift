@@ -14,7 +14,8 @@ import Testing
 ///   {b:json}`, `send write 3 increment /a +1.0`, `send write 3 cas /a json -> json`, `send read 3
 ///   /a`, `send onDisconnection 3 set /a json`, `send cancelOnDisconnection 3 /a`;
 /// - `connect`, `disconnect`, `state connected`, `state disconnected`;
-/// - `answer 3 = json` or `answer 3 ! code`;
+/// - `answer 3 = json` or `answer 3 ! code`; `answer 3 auth uid` for an authentication (`none`
+///   after a sign-out); `send authenticate 3 token`, `send signOut 3`;
 /// - `revoke s1 s2 ! code`.
 ///
 /// Request identifiers come from one counter starting at 1, which subscriptions and transactions
@@ -36,6 +37,8 @@ struct ClientStateMachineDriver {
     case cancelDisconnectionWrites(_ path: String)
     case read(_ path: String)
     case enableConnection(Bool)
+    case authenticate(token: String)
+    case signOut
     case beginTransaction(_ path: String)
     case endTransaction(UInt64)
 
@@ -51,6 +54,10 @@ struct ClientStateMachineDriver {
     case rejected(RequestIdentifier, WebcomError.Code, current: String? = nil)
     case value(RequestIdentifier, _ json: String)
     case revoked(_ path: String, WebcomError.Code)
+    /// Back end: an authentication answered with the identity of this uid.
+    case authenticated(RequestIdentifier, uid: String)
+    /// Back end: the connection's identity changed to this uid (nil: unauthenticated).
+    case authenticationChanged(uid: String?)
   }
 
   private(set) var machine = ClientStateMachine()
@@ -103,6 +110,10 @@ struct ClientStateMachineDriver {
       return machine.read(at: try Self.path(path)).1
     case .enableConnection(let enabled):
       return machine.setConnectionEnabled(enabled)
+    case .authenticate(let token):
+      return machine.authenticate(token: token).1
+    case .signOut:
+      return machine.signOut().1
     case .beginTransaction(let path):
       _ = machine.beginTransaction(at: try Self.path(path))
       return []
@@ -132,6 +143,10 @@ struct ClientStateMachineDriver {
     case .revoked(let path, let code):
       return machine.receive(
         .revoked(try Self.path(path), WebcomError(code, "revoked by the test")))
+    case .authenticated(let identifier, let uid):
+      return machine.receive(.authenticated(identifier, DatasyncAuthentication(uid: uid)))
+    case .authenticationChanged(let uid):
+      return machine.receive(.authenticationChanged(uid.map { DatasyncAuthentication(uid: $0) }))
     }
   }
 
@@ -160,8 +175,11 @@ struct ClientStateMachineDriver {
       return connected ? "connect" : "disconnect"
     case .answer(let identifier, .success(let value)):
       return "answer \(identifier) = \(value.jsonString)"
-    case .answer(let identifier, .failure(let error)):
+    case .answer(let identifier, .failure(let error)),
+      .answerAuthentication(let identifier, .failure(let error)):
       return "answer \(identifier) ! \(error.code)"
+    case .answerAuthentication(let identifier, .success(let authentication)):
+      return "answer \(identifier) auth \(authentication?.uid ?? "none")"
     case .changeState(.connected):
       return "state connected"
     case .changeState(.disconnected):
@@ -195,6 +213,8 @@ struct ClientStateMachineDriver {
     case .cancelDisconnectionWrites(let identifier, let path):
       "cancelOnDisconnection \(identifier) \(path.string)"
     case .read(let identifier, let path): "read \(identifier) \(path.string)"
+    case .authenticate(let identifier, let token): "authenticate \(identifier) \(token)"
+    case .signOut(let identifier): "signOut \(identifier)"
     }
   }
 

@@ -84,11 +84,14 @@ enum DecodingComparison {
         return ours.message == theirs.message && ours.path == valuePath
           ? nil : "\(context): \(ours), expected an ISO 8601 failure at \(valuePath)"
       }
-      if theirs.message == "Expected Int key but found String key instead." {
-        // JSONDecoder lists keys in hash order, so which bad key it names varies between runs.
-        let sameButKey = ours.kind == theirs.kind && ours.message == theirs.message
-        return sameButKey && ours.path.dropLast() == theirs.path.dropLast()
-          ? nil : "\(context): \(ours) != JSONDecoder's \(theirs)"
+      if "\(T.self)".contains("Dictionary<") {
+        // JSONDecoder visits a dictionary's members in hash order, which varies between runs:
+        // when several members fail, it may name another one than ours (we name the first key).
+        let sameButKey =
+          ours.kind == theirs.kind && ours.subject == theirs.subject
+          && ours.message == theirs.message && ours.path.count == theirs.path.count
+          && ours.path.dropLast() == theirs.path.dropLast()
+        return sameButKey ? nil : "\(context): \(ours) != JSONDecoder's \(theirs)"
       }
       return ours == theirs ? nil : "\(context): \(ours) != JSONDecoder's \(theirs)"
     }
