@@ -8,7 +8,8 @@ import Testing
     #expect(try BenchmarkEntryPoints.parsePath("/a/b/../c/d") == 3)
     #expect(throws: WebcomError.self) { try BenchmarkEntryPoints.parsePath("/a#b") }
     #expect(BenchmarkEntryPoints.nextPushIdentifier().date != nil)
-    #expect(try BenchmarkEntryPoints.encodeToValueModel(["a": 1, "b": 2], encoder: JSONEncoder()) == 2)
+    #expect(
+      try BenchmarkEntryPoints.encodeToValueModel(["a": 1, "b": 2], encoder: JSONEncoder()) == 2)
     let encoded = try BenchmarkEntryPoints.encodedValue(["a": 1], encoder: JSONEncoder())
     #expect(
       try BenchmarkEntryPoints.decode(encoded, as: [String: Int].self, decoder: JSONDecoder()) == [
