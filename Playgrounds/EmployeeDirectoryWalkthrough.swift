@@ -60,14 +60,3 @@ enum EmployeeDirectoryWalkthrough: Walkthrough {
     output("after a departure: \(directory.names.joined(separator: ", "))")
   }
 }
-
-/// Waits until `condition` holds, checking every millisecond, for at most ten seconds.
-func waitUntil(_ condition: () -> Bool) async throws {
-  let deadline = ContinuousClock.now + .seconds(10)
-  while !condition() {
-    guard ContinuousClock.now < deadline else {
-      throw CancellationError()
-    }
-    try await Task.sleep(for: .milliseconds(1))
-  }
-}

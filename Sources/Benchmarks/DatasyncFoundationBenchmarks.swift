@@ -22,7 +22,7 @@ enum DatasyncFoundationBenchmarks {
   static func run(_ measure: (String, Int, () -> Void) -> Void) {
     let path = "/rooms/general/messages/-NxYzAbCdEfGhIjKlMnO/text"
     measure("foundations: parse a 5-segment path", 200_000) {
-      blackHole(try? FoundationProbes.parsePath(path))
+      blackHole(try? BenchmarkEntryPoints.parsePath(path))
     }
 
     let keys: [WebcomKey] = [
@@ -47,7 +47,7 @@ enum DatasyncFoundationBenchmarks {
     }
 
     measure("foundations: generate a push identifier", 1_000_000) {
-      blackHole(FoundationProbes.nextPushIdentifier())
+      blackHole(BenchmarkEntryPoints.nextPushIdentifier())
     }
 
     let encoder = JSONEncoder()
@@ -56,11 +56,11 @@ enum DatasyncFoundationBenchmarks {
       blackHole(try? encoder.encode(profile))
     }
     measure("foundations: encode a 10-field struct to the value model", 100_000) {
-      blackHole(try? FoundationProbes.encodeToValueModel(profile, encoder: encoder))
+      blackHole(try? BenchmarkEntryPoints.encodeToValueModel(profile, encoder: encoder))
     }
 
     for count in [1_000, 1_000_000] {
-      let probe = FoundationProbes.makeObject(count: count)
+      let probe = BenchmarkEntryPoints.makeObject(count: count)
       let newKey = WebcomKey("-NxYzAbCdEfGhIjKlMnO")
       measure("foundations: set one child of an object of \(count) children", 200_000) {
         blackHole(probe.countAfterSetting("new", for: newKey))
@@ -77,7 +77,7 @@ enum DatasyncFoundationBenchmarks {
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
     let profile = Profile()
-    guard let encoded = try? FoundationProbes.encodedValue(profile, encoder: encoder),
+    guard let encoded = try? BenchmarkEntryPoints.encodedValue(profile, encoder: encoder),
       let data = try? encoder.encode(profile)
     else { return }
     let floor = harness.measure(
@@ -88,7 +88,7 @@ enum DatasyncFoundationBenchmarks {
     let fromValueModel = harness.measure(
       "foundations: decode a 10-field struct from the value model", iterations: 100_000
     ) {
-      blackHole(try? FoundationProbes.decode(encoded, as: Profile.self, decoder: decoder))
+      blackHole(try? BenchmarkEntryPoints.decode(encoded, as: Profile.self, decoder: decoder))
     }
     harness.reportRatio(
       "foundations: decode from the value model / JSONDecoder alone", fromValueModel, floor,
@@ -101,7 +101,7 @@ enum DatasyncFoundationBenchmarks {
   static func residentBytesPerLeaf() -> Double? {
     let count = 1_000_000
     guard let before = residentBytes() else { return nil }
-    let probe = FoundationProbes.makeObject(count: count)
+    let probe = BenchmarkEntryPoints.makeObject(count: count)
     guard let after = residentBytes() else { return nil }
     blackHole(probe.count)
     return Double(after - before) / Double(count)

@@ -26,7 +26,7 @@ public final class DatasyncManager: @unchecked Sendable {
   deinit {
     let (subscriptions, observers) = lock.withLock { (stored, stateObservers) }
     for subscription in subscriptions.values { subscription.cancel(explicitly: false) }
-    for observer in observers { service.core.removeStateObserver(observer) }
+    for observer in observers { service.client.removeStateObserver(observer) }
   }
 
   /// The node at an absolute path, nil only when the path is ill-formed.
@@ -81,13 +81,13 @@ public final class DatasyncManager: @unchecked Sendable {
     queue: DispatchQueue = .main, onChange: @escaping (DatasyncState) -> Void
   ) -> DatasyncStateObservation {
     let relay = StateRelay(queue: queue, onChange: onChange)
-    let core = service.core
-    let token = core.addStateObserver { state in relay.deliverChange(state) }
+    let client = service.client
+    let token = client.addStateObserver { state in relay.deliverChange(state) }
     lock.withLock { stateObservers.append(token) }
-    relay.deliverInitial(core.state)
+    relay.deliverInitial(client.state)
     return DatasyncStateObservation { [weak self] in
       relay.stop()
-      core.removeStateObserver(token)
+      client.removeStateObserver(token)
       guard let self else { return }
       lock.withLock { stateObservers.removeAll { $0 == token } }
     }

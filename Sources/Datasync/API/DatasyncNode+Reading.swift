@@ -22,7 +22,7 @@ extension DatasyncNode {
   ) {
     let target = CallbackTarget(queue: queue, then: then)
     let context = self.context
-    core.read(at: location) { result in target.deliver(result.map(context.value)) }
+    client.read(at: location) { result in target.deliver(result.map(context.value)) }
   }
 
   /// Gets the value of the node decoded with the application's ``WebcomApplication/jsonDecoder``.
@@ -48,6 +48,6 @@ extension DatasyncNode {
           }
         })
     }
-    core.read(at: location) { finish.value($0) }
+    client.read(at: location) { finish.value($0) }
   }
 }

@@ -84,11 +84,11 @@ extension DatasyncNode {
       path: location, constraint: childrenConstraint, eventType: eventType, queue: queue,
       context: context, onEvent: onEvent, onCompletion: onCompletion)
     let subscription = DatasyncSubscription(
-      core: core, client: self.core, manager: manager,
+      core: core, client: client, manager: manager,
       origin: "\((file as NSString).lastPathComponent):\(line)")
     core.attach(subscription, manager: manager)
     if stores { manager.store(subscription) }
-    self.core.subscribe(core)
+    client.subscribe(core)
     return subscription
   }
 

@@ -159,7 +159,7 @@ extension DatasyncNode {
     }
     let context = self.context
     do throws(WebcomError) {
-      try core.write(.increment(location, start: startValue, step: step)) { result in
+      try client.write(.increment(location, start: startValue, step: step)) { result in
         target.deliver(result.map(context.value))
       }
     } catch {
@@ -193,7 +193,7 @@ extension DatasyncNode {
   ) {
     let target = CallbackTarget(queue: queue, then: then)
     let context = self.context
-    core.transaction(at: location) { current -> WebcomResult<JSONValue?> in
+    client.transaction(at: location) { current -> WebcomResult<JSONValue?> in
       switch function(context.value(current)) {
       case .abort: return .success(nil)
       case .clear: return .success(.null)
@@ -228,7 +228,7 @@ extension DatasyncNode {
     then: ((WebcomResult<Void>) -> Void)? = nil
   ) {
     let target = CallbackTarget(queue: queue, then: then)
-    core.read(at: location) { result in
+    client.read(at: location) { result in
       switch result {
       case .success(let tree):
         destination.perform(.set(destination.location, tree), at: .now, target: target)
@@ -250,7 +250,7 @@ extension DatasyncNode {
     queue: DispatchQueue = .main, then: ((WebcomResult<Void>) -> Void)? = nil
   ) {
     let target = CallbackTarget(queue: queue, then: then)
-    core.cancelDisconnectionWrites(at: location) { result in target.deliver(result.map { _ in }) }
+    client.cancelDisconnectionWrites(at: location) { result in target.deliver(result.map { _ in }) }
   }
 
   /// Sends a write; when it is refused before it starts (a path over the limits), `target` gets
@@ -259,15 +259,15 @@ extension DatasyncNode {
   func perform(_ operation: WriteOperation, at time: DatasyncTime, target: CallbackTarget<Void>)
     -> Bool
   {
-    let answer: ClientCore.Answer = { result in target.deliver(result.map { _ in }) }
+    let answer: DatasyncClient.Answer = { result in target.deliver(result.map { _ in }) }
     do throws(WebcomError) {
       switch time {
       case .now:
-        try core.write(operation, answer: answer)
+        try client.write(operation, answer: answer)
       case .nextDisconnection:
-        try core.writeOnDisconnection(operation, repeating: false, answer: answer)
+        try client.writeOnDisconnection(operation, repeating: false, answer: answer)
       case .onDisconnection:
-        try core.writeOnDisconnection(operation, repeating: true, answer: answer)
+        try client.writeOnDisconnection(operation, repeating: true, answer: answer)
       }
       return true
     } catch {

@@ -19,7 +19,7 @@ public final class DatasyncNode: Hashable, CustomStringConvertible, Sendable {
     self.location = location
   }
 
-  var core: ClientCore { manager.service.core }
+  var client: DatasyncClient { manager.service.client }
   var context: ApplicationContext { manager.service.context }
 
   /// The absolute path: `/` for the root, else `/` followed by the keys separated by `/`.
@@ -78,11 +78,11 @@ public final class DatasyncNode: Hashable, CustomStringConvertible, Sendable {
   public func createChild() -> DatasyncNode {
     DatasyncNode(
       manager: manager,
-      location: location.child(PushIdentifierGenerator.shared.next(at: core.backEndNow)))
+      location: location.child(PushIdentifierGenerator.shared.next(at: client.backEndNow)))
   }
 
   /// The value in the local cache, null when nothing is cached (prefer ``value(queue:then:)``).
-  public var cachedValue: DatasyncValue { context.value(core.cachedValue(at: location)) }
+  public var cachedValue: DatasyncValue { context.value(client.cachedValue(at: location)) }
 
   public static func == (lhs: DatasyncNode, rhs: DatasyncNode) -> Bool {
     lhs.manager.service === rhs.manager.service && lhs.location == rhs.location

@@ -6,7 +6,7 @@ import Foundation
 /// thread-safe.
 public final class DatasyncService: Sendable {
   let context: ApplicationContext
-  let core: ClientCore
+  let client: DatasyncClient
   /// The connection to an embedded back end, for the test hooks (latency, dropped connection).
   let embeddedConnection: EmbeddedConnection?
 
@@ -16,7 +16,7 @@ public final class DatasyncService: Sendable {
     case .embedded(let database):
       let connection = EmbeddedConnection(database: database, label: context.identifier)
       embeddedConnection = connection
-      core = ClientCore(connection: connection)
+      client = DatasyncClient(connection: connection)
     }
   }
 
@@ -26,7 +26,7 @@ public final class DatasyncService: Sendable {
   }
 
   /// The state of the connection to the back end.
-  public var state: DatasyncState { core.state }
+  public var state: DatasyncState { client.state }
 
   /// Whether the service may connect to the back end.
   ///
@@ -40,7 +40,7 @@ public final class DatasyncService: Sendable {
   /// children it names). A read the cache cannot answer fails with `disconnected`; a
   /// subscription it cannot serve waits for the connection.
   public var isConnectionEnabled: Bool {
-    get { core.isConnectionEnabled }
-    set { core.setConnectionEnabled(newValue) }
+    get { client.isConnectionEnabled }
+    set { client.setConnectionEnabled(newValue) }
   }
 }

@@ -8,14 +8,14 @@ import Foundation
 /// the end, even one already queued: the check is made on the subscriber's queue.
 public final class DatasyncSubscription: @unchecked Sendable, CustomStringConvertible {
   let core: SubscriptionCore
-  private let client: ClientCore
+  private let client: DatasyncClient
   private let origin: String
   /// Protects `manager` and `policy`.
   private let lock = NSLock()
   private weak var manager: DatasyncManager?
   private var policy = DatasyncCompletedSubscriptionPolicy.forgetData
 
-  init(core: SubscriptionCore, client: ClientCore, manager: DatasyncManager, origin: String) {
+  init(core: SubscriptionCore, client: DatasyncClient, manager: DatasyncManager, origin: String) {
     self.core = core
     self.client = client
     self.origin = origin

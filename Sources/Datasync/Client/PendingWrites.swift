@@ -3,7 +3,7 @@
 /// determine the whole value at this path?" in O(depth).
 struct PendingWrites {
   struct Write {
-    let identifier: WriteIdentifier
+    let identifier: RequestIdentifier
     /// The operation as applied locally (server values estimated).
     let operation: WriteOperation
   }
@@ -26,7 +26,7 @@ struct PendingWrites {
   }
 
   /// Removes the write with this identifier (usually the first one).
-  mutating func remove(_ identifier: WriteIdentifier) -> Write? {
+  mutating func remove(_ identifier: RequestIdentifier) -> Write? {
     guard let index = writes[start...].firstIndex(where: { $0.identifier == identifier }) else {
       return nil
     }

@@ -1,16 +1,3 @@
-/// A change of a child inside a view's window.
-struct ChildChange {
-  enum Kind {
-    case removal, addition, change
-  }
-  let kind: Kind
-  let key: WebcomKey
-  /// The new value (the old one for a removal).
-  let value: JSONValue
-  /// The key of the preceding child in the new window (nil for removals and the first child).
-  let previousKey: WebcomKey?
-}
-
 /// The events a change raises on one view: child changes in delivery order, then the value.
 struct ViewDiff {
   /// Removals, then additions, then changes, each group in key order.

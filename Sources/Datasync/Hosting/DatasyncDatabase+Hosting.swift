@@ -73,7 +73,7 @@ extension DatasyncDatabase {
   /// to it (the message carrying its identifier), then disconnects it. The back end answers
   /// each request while handling it, so the answer is there when `handle` returns.
   private func performOnce(
-    token: String?, _ request: (WriteIdentifier) -> ClientRequest
+    token: String?, _ request: (RequestIdentifier) -> ClientRequest
   ) -> Result<BackEndMessage, HostedRefusal> {
     let client = OneShotClient()
     let identifier = ObjectIdentifier(client)
@@ -88,7 +88,7 @@ extension DatasyncDatabase {
         return .failure(HostedRefusal(error, isAuthentication: true))
       }
     }
-    let requestIdentifier: WriteIdentifier = 2
+    let requestIdentifier: RequestIdentifier = 2
     handle(request(requestIdentifier), from: identifier)
     guard let answer = client.answer(to: requestIdentifier) else {
       return .failure(
@@ -98,7 +98,7 @@ extension DatasyncDatabase {
   }
 
   /// The identifier of a hosted client's authentication request.
-  static let authenticationRequest: WriteIdentifier = 1
+  static let authenticationRequest: RequestIdentifier = 1
 
   private static func unexpected(_ message: BackEndMessage) -> HostedRefusal {
     HostedRefusal(WebcomError(.internalError, "the back end answered unexpectedly: \(message)"))
@@ -114,7 +114,7 @@ private final class OneShotClient: Sendable {
   }
 
   /// The message answering the request of identifier `identifier`.
-  func answer(to identifier: WriteIdentifier) -> BackEndMessage? {
+  func answer(to identifier: RequestIdentifier) -> BackEndMessage? {
     messages.withLock { messages in
       messages.first { message in
         switch message {

@@ -18,9 +18,9 @@ package final class HostedSession: Sendable {
     var token: String?
     var identity: DatasyncAuthentication?
     /// The tokens of `authenticate` requests awaiting their answer, by request identifier.
-    var pendingTokens: [WriteIdentifier: String] = [:]
+    var pendingTokens: [RequestIdentifier: String] = [:]
     /// The identifiers of `signOut` requests awaiting their answer.
-    var pendingSignOuts: Set<WriteIdentifier> = []
+    var pendingSignOuts: Set<RequestIdentifier> = []
     var isClosed = false
   }
 

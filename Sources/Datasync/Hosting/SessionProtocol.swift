@@ -158,7 +158,7 @@ enum SessionProtocol {
   }
 
   /// The `id` member of a request or message.
-  static func id(_ identifier: WriteIdentifier) -> (key: String, value: JSONText) {
+  static func id(_ identifier: RequestIdentifier) -> (key: String, value: JSONText) {
     ("id", .value(.int(Int64(truncatingIfNeeded: identifier))))
   }
 

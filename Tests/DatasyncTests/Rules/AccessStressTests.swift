@@ -52,8 +52,8 @@ import Testing
       Thread.detachNewThread {
         let client = RawClient(database)
         let victim = users[(index + 1) % users.count]
-        var identifier: WriteIdentifier = 0
-        func send(_ make: (WriteIdentifier) -> ClientRequest) {
+        var identifier: RequestIdentifier = 0
+        func send(_ make: (RequestIdentifier) -> ClientRequest) {
           identifier += 1
           client.send(make(identifier))
         }

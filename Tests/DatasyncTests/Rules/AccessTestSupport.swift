@@ -104,29 +104,40 @@ enum AccessFixture {
 }
 
 extension TestClient {
-  /// Authenticates the client's connection with a token, waiting (bounded) for the answer.
+  /// Authenticates the client with a token, waiting (bounded) for the answer.
   @discardableResult
   func authenticate(_ token: String) throws -> DatasyncAuthentication {
-    let answer = Shared<WebcomResult<DatasyncAuthentication>?>(nil)
+    let answer = Shared<WebcomResult<DatasyncAuthentication?>?>(nil)
     let answered = DispatchSemaphore(value: 0)
-    connection.authenticate(withToken: token) { result in
+    service.client.authenticate(withToken: token) { result in
       answer.update { $0 = result }
       answered.signal()
     }
     guard answered.wait(timeout: .now() + 10) == .success, let result = answer.current else {
       throw WebcomError(.internalError, "the authentication was not answered within 10 s")
     }
-    return try result.get()
+    guard let authentication = try result.get() else {
+      throw WebcomError(.internalError, "the authentication was answered without an identity")
+    }
+    return authentication
   }
 
   /// Signs the client's connection out, waiting (bounded) for the back end.
   func signOut() throws {
     let answered = DispatchSemaphore(value: 0)
-    connection.signOut { answered.signal() }
-    guard answered.wait(timeout: .now() + 10) == .success else {
+    let answer = Shared<WebcomResult<DatasyncAuthentication?>?>(nil)
+    service.client.signOut { result in
+      answer.update { $0 = result }
+      answered.signal()
+    }
+    guard answered.wait(timeout: .now() + 10) == .success, let result = answer.current else {
       throw WebcomError(.internalError, "the sign-out was not answered within 10 s")
     }
+    _ = try result.get()
   }
+
+  /// The identity the back end last gave the client's connection.
+  var authentication: DatasyncAuthentication? { service.client.authentication }
 }
 
 /// Waits (bounded) for the answer of a write-like operation and returns its error, or records

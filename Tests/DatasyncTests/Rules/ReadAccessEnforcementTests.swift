@@ -95,7 +95,7 @@ import Testing
       #expect(error.code == .permissionDenied)
       #expect(!error.message.contains("forged-token"), "the token is a secret: \(error)")
     }
-    #expect(alice.connection.authentication == AccessFixture.alice)
+    #expect(alice.authentication == AccessFixture.alice)
     let own = try watch(alice.node("users/alice"), of: alice)
     #expect(own.recorded.count == 1 && own.recordedCompletions.isEmpty)
   }
@@ -111,7 +111,7 @@ import Testing
     expectRevoked(own, naming: "/users/alice")
     expectRevoked(general, naming: "/rooms/general")
     #expect(try alice.node("users/alice").cachedValue.isNull)
-    #expect(alice.connection.authentication == nil)
+    #expect(alice.authentication == nil)
     // What everyone may read keeps flowing.
     let bob = TestClient("bob", database: database)
     try bob.authenticate("bob-token")
@@ -134,7 +134,7 @@ import Testing
     // Rooms are read by any authenticated user: that listen stays.
     try roundTrip(alice)
     #expect(general.recordedCompletions.isEmpty)
-    #expect(alice.connection.authentication == AccessFixture.bob)
+    #expect(alice.authentication == AccessFixture.bob)
     let bobs = try watch(alice.node("users/bob"), of: alice)
     #expect(bobs.recorded.first?.value.asDictionary()?["name"]?.asString == "Bob")
   }
@@ -165,7 +165,7 @@ import Testing
     let presence = try watch(alice.node("presence/bob"), of: alice)
     try alice.signOut()
     expectRevoked(own, naming: "/users/alice")
-    #expect(alice.connection.authentication == nil)
+    #expect(alice.authentication == nil)
     try roundTrip(alice)
     #expect(presence.recordedCompletions.isEmpty)
   }

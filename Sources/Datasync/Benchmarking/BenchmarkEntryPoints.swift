@@ -1,8 +1,8 @@
 import Foundation
 
-/// Entry points into the internal foundations for the package's benchmarks (`datasync-bench`),
-/// which cannot see internal declarations.
-package enum FoundationProbes {
+/// The `package` entry points of `datasync-bench` into the internal model (paths, keys, push
+/// identifiers) and values, which the benchmarks cannot see otherwise.
+package enum BenchmarkEntryPoints {
   /// Parses an absolute path and returns its depth.
   ///
   /// - Throws: ``WebcomError`` with code `invalidPath`.

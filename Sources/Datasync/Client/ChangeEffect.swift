@@ -1,0 +1,38 @@
+/// What a change actually modified at its path, found by comparing only the written parts.
+struct ChangeEffect {
+  /// The node the change wrote at.
+  let path: DatasyncPath
+  /// The modified direct children of `path`; nil when the whole node changed (also when it
+  /// changed kind, for example from a string to an object).
+  let children: Set<WebcomKey>?
+
+  /// The effect a footprint allows: everything it may have modified.
+  init(footprint: ChangeFootprint) {
+    path = footprint.path
+    children = footprint.children.map(Set.init)
+  }
+
+  init(path: DatasyncPath, children: Set<WebcomKey>?) {
+    self.path = path
+    self.children = children
+  }
+
+  /// The effects of `footprints` between two trees; footprints that changed nothing are dropped.
+  ///
+  /// Costs the size of the written values, never the size of the untouched data.
+  static func effects(
+    of footprints: [ChangeFootprint], from old: JSONValue, to new: JSONValue
+  ) -> [ChangeEffect] {
+    footprints.compactMap { footprint in
+      let before = old.value(at: footprint.path.keys)
+      let after = new.value(at: footprint.path.keys)
+      if let keys = footprint.children, let oldChildren = before.children,
+        let newChildren = after.children
+      {
+        let changed = Set(keys.filter { oldChildren[$0] != newChildren[$0] })
+        return changed.isEmpty ? nil : ChangeEffect(path: footprint.path, children: changed)
+      }
+      return before == after ? nil : ChangeEffect(path: footprint.path, children: nil)
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/// What a client knows of the back end's tree: the data the back end sent, the local writes it
+/// has not acknowledged yet, and the visible tree (the former with the latter applied in order).
+struct ClientCache {
+  /// A change of the visible tree, for event generation: the tree before it, and where it may
+  /// have modified the tree.
+  struct Change {
+    let old: JSONValue
+    let footprints: [ChangeFootprint]
+  }
+
+  /// The data as the back end sent it.
+  private var server: JSONValue = .null
+  /// The data as the application sees it: `server` with the pending writes applied.
+  private(set) var visible: JSONValue = .null
+  private(set) var pending = PendingWrites()
+
+  /// The visible value at a path (null when nothing is known).
+  func value(at path: DatasyncPath) -> JSONValue {
+    visible.value(at: path.keys)
+  }
+
+  /// Applies a local write on top of the pending ones, as the client expects the back end to.
+  mutating func applyLocal(_ operation: WriteOperation, identifier: RequestIdentifier) -> Change {
+    let old = visible
+    visible = operation.applyingOptimistically(to: visible)
+    pending.append(PendingWrites.Write(identifier: identifier, operation: operation))
+    return Change(old: old, footprints: operation.footprints)
+  }
+
+  /// Applies data from the back end under the pending writes.
+  mutating func applyServer(_ operation: WriteOperation) -> Change {
+    let old = visible
+    server = operation.applyingOptimistically(to: server)
+    if pending.isEmpty {
+      visible = server
+      return Change(old: old, footprints: operation.footprints)
+    }
+    visible = pending.applied(to: server)
+    return Change(old: old, footprints: operation.footprints + pending.footprints)
+  }
+
+  /// Removes an acknowledged write from the pending ones and applies what the back end wrote
+  /// (`announced`). Returns nil when the write was not pending, else the footprints of the
+  /// acknowledged write and the change of the visible tree when the back end's result differs
+  /// from the local one (server values, increments, merges into a node that changed kind).
+  mutating func acknowledge(_ identifier: RequestIdentifier, announced: WriteOperation?)
+    -> (acknowledged: [ChangeFootprint], change: Change?)?
+  {
+    guard let first = pending.first, first.identifier == identifier else {
+      guard let write = pending.remove(identifier) else { return nil }
+      if let announced { server = announced.applyingOptimistically(to: server) }
+      let footprints = write.operation.footprints
+      return (footprints, reapplyPending(footprints: footprints))
+    }
+    let expected = first.operation.applyingOptimistically(to: server)
+    if let announced { server = announced.applyingOptimistically(to: server) }
+    _ = pending.remove(identifier)
+    // Only the written parts can differ: compare those, never the untouched data around them.
+    let footprints = first.operation.footprints
+    guard !ChangeEffect.effects(of: footprints, from: expected, to: server).isEmpty else {
+      return (footprints, nil)
+    }
+    return (footprints, reapplyPending(footprints: footprints))
+  }
+
+  /// Removes a rejected write from the pending ones, taking the back end's current value at its
+  /// path when known; nil when the write was not pending.
+  mutating func reject(_ identifier: RequestIdentifier, current: JSONValue?) -> Change? {
+    guard let write = pending.remove(identifier) else { return nil }
+    if let current { server = server.setting(current, at: write.operation.path.keys) }
+    return reapplyPending(footprints: write.operation.footprints)
+  }
+
+  /// Drops the back end's data at a path (the pending writes stay), raising no event.
+  mutating func forget(_ path: DatasyncPath) {
+    server = server.setting(.null, at: path.keys)
+    visible = pending.applied(to: server)
+  }
+
+  private mutating func reapplyPending(footprints: [ChangeFootprint]) -> Change {
+    let old = visible
+    visible = pending.applied(to: server)
+    return Change(old: old, footprints: footprints + pending.footprints)
+  }
+}

@@ -1,0 +1,384 @@
+import Foundation
+
+/// The client side of Datasync as a value, with no lock and no thread: the cache (the back end's
+/// data under the pending writes), the views and the listens, the requests waiting to be sent or
+/// answered, the connection state and the running transactions.
+///
+/// Each operation changes the state and returns the ``ClientEffect``s to perform, in order: event
+/// batches for subscriptions, requests for the connection, answers to requests, state
+/// notifications. ``DatasyncClient`` keeps it behind a mutex and performs the effects.
+///
+/// Writes come checked against the limits of paths (``WriteOperation/checkLimits()``); an answer
+/// of the back end to a request the client no longer waits for is ignored.
+struct ClientStateMachine {
+  private struct Listen {
+    /// The number of views at the listened path.
+    var viewCount = 0
+    /// Whether the back end has sent the complete data of the path.
+    var isComplete = false
+  }
+
+  private var cache = ClientCache()
+  private var views = ClientViews()
+  private var listens: [DatasyncPath: Listen] = [:]
+  private var requests = RequestLedger()
+  private var runningTransactions = RunningTransactions()
+  /// The back end's clock minus the local clock, as last announced (kept while disconnected).
+  private var clockOffset: TimeInterval = 0
+  /// Whether the application lets the client connect.
+  private(set) var isConnectionEnabled = true
+  private(set) var state = DatasyncState.disconnected
+  /// The identity the back end last gave the connection; nil when unauthenticated, as every
+  /// connection starts.
+  private(set) var authentication: DatasyncAuthentication?
+
+  /// What the cache holds at a path (null when nothing is known).
+  func cachedValue(at path: DatasyncPath) -> JSONValue {
+    cache.value(at: path)
+  }
+
+  /// The back end's time when the local clock reads `localNow`, as last announced.
+  func backEndTime(at localNow: Date) -> Date {
+    localNow.addingTimeInterval(clockOffset)
+  }
+
+  // MARK: Requests
+
+  /// Applies a write locally (its events at once) and sends it, or queues it while
+  /// disconnected. The back end's answer comes as an ``ClientEffect/answer(_:_:)`` with the
+  /// returned identifier: the written value, or the back end's error.
+  ///
+  /// A plain write (set or merge) at, above or below a running transaction's node aborts it.
+  /// Server values are estimated with the back end's clock when the local clock reads `now`.
+  mutating func write(_ operation: WriteOperation, now: Date) -> (
+    RequestIdentifier, [ClientEffect]
+  ) {
+    runningTransactions.abort(overlapping: operation)
+    let identifier = requests.makeIdentifier()
+    var effects: [ClientEffect] = []
+    let change = cache.applyLocal(
+      operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
+    views.events(of: change, cache: cache, into: &effects)
+    let pending = cache.pending
+    views.complete(
+      where: { pending.replacesWholeValue(at: $0.path) }, cache: cache, into: &effects)
+    send(.write(identifier, operation), into: &effects)
+    return (identifier, effects)
+  }
+
+  /// Registers a write the back end runs when this client disconnects (at every disconnection
+  /// when `repeating`); answered with null or the back end's error.
+  mutating func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool) -> (
+    RequestIdentifier, [ClientEffect]
+  ) {
+    request { .writeOnDisconnection($0, operation, repeating: repeating) }
+  }
+
+  /// Cancels the disconnection writes registered at or below a path; answered with null.
+  mutating func cancelDisconnectionWrites(at path: DatasyncPath) -> (
+    RequestIdentifier, [ClientEffect]
+  ) {
+    request { .cancelDisconnectionWrites($0, path) }
+  }
+
+  /// Reads the complete value at a path: answered at once from the cache when it holds complete
+  /// data there (see ``hasCompleteData(at:)``), at once with `disconnected` while the connection
+  /// is disabled, else by the back end.
+  mutating func read(at path: DatasyncPath) -> (RequestIdentifier, [ClientEffect]) {
+    let identifier = requests.makeIdentifier()
+    if hasCompleteData(at: path) {
+      return (identifier, [.answer(identifier, .success(cache.value(at: path)))])
+    }
+    guard isConnectionEnabled else {
+      return (identifier, [.answer(identifier, .failure(Self.disabledReadError(at: path)))])
+    }
+    requests.awaitRead(identifier, at: path)
+    var effects: [ClientEffect] = []
+    send(.read(identifier, path), into: &effects)
+    return (identifier, effects)
+  }
+
+  /// Authenticates the connection with a token; answered by an
+  /// ``ClientEffect/answerAuthentication(_:_:)`` with the identity the rules now see, or the back
+  /// end's error (`permissionDenied` for an unknown token).
+  ///
+  /// Made while disconnected, it waits and goes first once the back end confirms the connection,
+  /// before the renewed listens and the other queued requests, which the rules then check as the
+  /// new identity. Once sent, it fails with `disconnected` when the connection drops before the
+  /// answer (a connection comes back unauthenticated: authenticating again is the caller's
+  /// decision); disabling the connection fails it, sent or not.
+  mutating func authenticate(token: String) -> (RequestIdentifier, [ClientEffect]) {
+    authenticationRequest { .authenticate($0, token: token) }
+  }
+
+  /// Makes the connection unauthenticated; answered by an
+  /// ``ClientEffect/answerAuthentication(_:_:)`` with nil, or failing as ``authenticate(token:)``.
+  mutating func signOut() -> (RequestIdentifier, [ClientEffect]) {
+    authenticationRequest { .signOut($0) }
+  }
+
+  private mutating func authenticationRequest(_ make: (RequestIdentifier) -> ClientRequest) -> (
+    RequestIdentifier, [ClientEffect]
+  ) {
+    let identifier = requests.makeIdentifier()
+    var effects: [ClientEffect] = []
+    requests.sendAuthentication(
+      make(identifier), isConnected: state != .disconnected && isConnectionEnabled,
+      into: &effects)
+    return (identifier, effects)
+  }
+
+  /// The answers to the requests still waiting when the client goes away (see
+  /// ``RequestLedger/answersAtRelease(of:writePaths:)``).
+  func answersAtRelease(of identifiers: some Sequence<RequestIdentifier>) -> [ClientEffect] {
+    let writePaths = Dictionary(
+      cache.pending.all.map { ($0.identifier, $0.operation.path) },
+      uniquingKeysWith: { first, _ in first })
+    return requests.answersAtRelease(of: identifiers, writePaths: writePaths)
+  }
+
+  // MARK: Transactions
+
+  /// Registers a transaction at a path; returns its token.
+  mutating func beginTransaction(at path: DatasyncPath) -> UInt64 {
+    let token = requests.makeIdentifier()
+    runningTransactions.begin(token, at: path)
+    return token
+  }
+
+  /// The current value at a transaction's path, and whether a plain write aborted it (true
+  /// also once it ended).
+  func transactionAttempt(_ token: UInt64) -> (current: JSONValue, isAborted: Bool) {
+    guard let path = runningTransactions.path(of: token) else { return (.null, true) }
+    return (cache.value(at: path), runningTransactions.isAborted(token))
+  }
+
+  mutating func endTransaction(_ token: UInt64) {
+    runningTransactions.end(token)
+  }
+
+  // MARK: Subscriptions
+
+  /// Registers a subscription on the view of its (path, constraint), listening to the path
+  /// when the view is the first there; replays the current data at once when the view is
+  /// complete, else as soon as it is (the back end's data arrived, or a local write completed it).
+  mutating func subscribe(
+    _ identifier: SubscriptionIdentifier, at path: DatasyncPath,
+    constraint: DatasyncChildrenConstraint, eventType: DatasyncEventType
+  ) -> [ClientEffect] {
+    let subscriber = ClientViews.Subscriber(
+      identifier: identifier, eventType: eventType, sequence: requests.makeIdentifier())
+    let key = ClientViews.Key(path: path, constraint: constraint)
+    var effects: [ClientEffect] = []
+    var isComplete = false
+    if !views.contains(key) {
+      isComplete = hasCompleteData(at: path)
+      listens[path, default: Listen()].viewCount += 1
+      if listens[path]?.viewCount == 1 && state != .disconnected {
+        effects.append(.send(.listen(path)))
+      }
+    }
+    let view = views.add(subscriber, to: key, isCompleteIfNew: isComplete)
+    if view.isComplete {
+      ClientViews.replay(view, to: subscriber, cache: cache, into: &effects)
+    }
+    return effects
+  }
+
+  /// Removes a subscription; the view goes when its last subscription goes, and then the data of
+  /// its path is handled according to `policy` (`explicitly` tells how the subscription ended).
+  mutating func unsubscribe(
+    _ identifier: SubscriptionIdentifier, policy: DatasyncCompletedSubscriptionPolicy,
+    explicitly: Bool
+  ) -> [ClientEffect] {
+    guard let key = views.remove(identifier) else { return [] }
+    listens[key.path]?.viewCount -= 1
+    guard listens[key.path]?.viewCount == 0 else { return [] }
+    var effects: [ClientEffect] = []
+    switch policy {
+    case .keepUpdatingData,
+      .keepUpdatingDataWhenImplicit where !explicitly:
+      break
+    case .keepData:
+      stopListening(key.path, into: &effects)
+    case .forgetData, .keepUpdatingDataWhenImplicit:
+      stopListening(key.path, into: &effects)
+      forget(key.path)
+    }
+    return effects
+  }
+
+  private mutating func stopListening(_ path: DatasyncPath, into effects: inout [ClientEffect]) {
+    listens[path] = nil
+    if state != .disconnected { effects.append(.send(.unlisten(path))) }
+  }
+
+  /// Drops the cached data of a path that no listen keeps up to date any more.
+  private mutating func forget(_ path: DatasyncPath) {
+    guard !isCovered(path), !listens.keys.contains(where: { path.isAncestor(of: $0) })
+    else { return }
+    cache.forget(path)
+  }
+
+  // MARK: Connection
+
+  /// Disables the connection (writes keep applying locally and queue; the reads waiting for the
+  /// back end are answered from the cache when it holds their complete value, else with
+  /// `disconnected`) or enables it again (the queued requests are sent in order once the back
+  /// end confirms the connection).
+  mutating func setConnectionEnabled(_ enabled: Bool) -> [ClientEffect] {
+    guard enabled != isConnectionEnabled else { return [] }
+    isConnectionEnabled = enabled
+    var effects: [ClientEffect] = [.connect(enabled)]
+    if !enabled {
+      abandonAuthentications(includingUnsent: true, into: &effects)
+      for (identifier, path) in requests.abandonReads() {
+        let result: WebcomResult<JSONValue> =
+          hasCompleteData(at: path)
+          ? .success(cache.value(at: path)) : .failure(Self.disabledReadError(at: path))
+        effects.append(.answer(identifier, result))
+      }
+    }
+    // Until the back end confirms the reconnection, requests queue in the outbox so that they
+    // keep their order.
+    changeState(to: .disconnected, into: &effects)
+    return effects
+  }
+
+  private static func disabledReadError(at path: DatasyncPath) -> WebcomError {
+    WebcomError(
+      .disconnected,
+      "cannot read \(path.string): the connection is disabled and the cache does not hold the "
+        + "complete value (subscribe to the node, or set it, to keep it in the cache)")
+  }
+
+  // MARK: Messages from the back end
+
+  /// Handles a message of the back end.
+  mutating func receive(_ message: BackEndMessage) -> [ClientEffect] {
+    var effects: [ClientEffect] = []
+    switch message {
+    case .connected(let offset):
+      guard isConnectionEnabled else { break }
+      clockOffset = offset
+      // Authentications first, so that the rules check what follows as their identity; then
+      // the listens, in a stable order, so that the queued requests find them renewed.
+      requests.sendQueuedAuthentications(into: &effects)
+      for path in listens.keys.sorted(by: { $0.string < $1.string }) {
+        effects.append(.send(.listen(path)))
+      }
+      requests.sendQueued(into: &effects)
+      changeState(to: .connected(clockOffset: offset), into: &effects)
+    case .disconnected:
+      abandonAuthentications(includingUnsent: false, into: &effects)
+      changeState(to: .disconnected, into: &effects)
+    case .listenData(let path, let value):
+      guard listens[path] != nil else { break }
+      views.events(of: cache.applyServer(.set(path, value)), cache: cache, into: &effects)
+      listens[path]?.isComplete = true
+      views.complete(where: { path.isAncestorOrSelf(of: $0.path) }, cache: cache, into: &effects)
+    case .changed(let operation):
+      views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
+    case .acknowledged(let identifier, _) where requests.takeAuthentication(identifier):
+      authentication = nil
+      effects.append(.answerAuthentication(identifier, .success(nil)))
+    case .acknowledged(let identifier, let announced):
+      if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
+        if let change { views.events(of: change, cache: cache, into: &effects) }
+        views.acknowledgements(of: acknowledged, cache: cache, into: &effects)
+      }
+      let value: JSONValue
+      if case .set(_, let written)? = announced { value = written } else { value = .null }
+      effects.append(.answer(identifier, .success(value)))
+    case .rejected(let identifier, let error, _) where requests.takeAuthentication(identifier):
+      effects.append(.answerAuthentication(identifier, .failure(error)))
+    case .rejected(let identifier, let error, let current):
+      _ = requests.takeRead(identifier)
+      if let change = cache.reject(identifier, current: current) {
+        views.events(of: change, cache: cache, into: &effects)
+      }
+      effects.append(.answer(identifier, .failure(error)))
+    case .value(let identifier, let value):
+      guard let path = requests.takeRead(identifier) else { break }
+      views.events(of: cache.applyServer(.set(path, value)), cache: cache, into: &effects)
+      effects.append(.answer(identifier, .success(cache.value(at: path))))
+    case .revoked(let path, let error):
+      revoke(at: path, error: error, into: &effects)
+    case .authenticated(let identifier, let identity):
+      guard requests.takeAuthentication(identifier) else { break }
+      authentication = identity
+      effects.append(.answerAuthentication(identifier, .success(identity)))
+    case .authenticationChanged(let identity):
+      authentication = identity
+    }
+    return effects
+  }
+
+  /// Fails the authentication requests waiting for the back end (those not sent yet too when
+  /// `includingUnsent`), as the connection dropped: it comes back unauthenticated.
+  private mutating func abandonAuthentications(
+    includingUnsent: Bool, into effects: inout [ClientEffect]
+  ) {
+    authentication = nil
+    for identifier in requests.abandonAuthentications(includingUnsent: includingUnsent) {
+      let error = WebcomError(
+        .disconnected,
+        "the connection was lost or disabled before the back end answered the authentication")
+      effects.append(.answerAuthentication(identifier, .failure(error)))
+    }
+  }
+
+  /// Ends the subscriptions at or below a path the back end stopped serving, and drops the data
+  /// no listen keeps up to date any more.
+  private mutating func revoke(
+    at path: DatasyncPath, error: WebcomError, into effects: inout [ClientEffect]
+  ) {
+    let revoked = views.removeViews(atOrBelow: path)
+    for listened in listens.keys where path.isAncestorOrSelf(of: listened) {
+      listens[listened] = nil
+    }
+    forget(path)
+    if !revoked.isEmpty { effects.append(.revoke(revoked, error)) }
+  }
+
+  // MARK: Helpers
+
+  private mutating func request(_ make: (RequestIdentifier) -> ClientRequest) -> (
+    RequestIdentifier, [ClientEffect]
+  ) {
+    let identifier = requests.makeIdentifier()
+    var effects: [ClientEffect] = []
+    send(make(identifier), into: &effects)
+    return (identifier, effects)
+  }
+
+  /// Sends a request now, or queues it until the connection is back.
+  private mutating func send(_ request: ClientRequest, into effects: inout [ClientEffect]) {
+    requests.send(
+      request, isConnected: state != .disconnected && isConnectionEnabled, into: &effects)
+  }
+
+  private mutating func changeState(to state: DatasyncState, into effects: inout [ClientEffect]) {
+    guard state != self.state else { return }
+    self.state = state
+    effects.append(.changeState(state))
+  }
+
+  /// Whether the cache holds the complete value at a path: a listen at or above it has brought
+  /// the back end's data (and keeps it up to date while connected), or a pending local write
+  /// replaces the whole value there (a `set` at or above it, or a `merge` naming the child at or
+  /// above it). A merge alone never makes its own node complete.
+  private func hasCompleteData(at path: DatasyncPath) -> Bool {
+    isCovered(path) || cache.pending.replacesWholeValue(at: path)
+  }
+
+  /// Whether a listen at or above a path has brought the back end's complete data.
+  private func isCovered(_ path: DatasyncPath) -> Bool {
+    var node: DatasyncPath? = path
+    while let current = node {
+      if listens[current]?.isComplete == true { return true }
+      node = current.parent
+    }
+    return false
+  }
+}

@@ -1,0 +1,229 @@
+/// The views of a client: one per (path, constraint), shared by the subscriptions made on it, and
+/// the events they raise.
+///
+/// Event order, for one change of the visible tree: first the child events of every view, then
+/// the value events, each pass over the views deeper first, then by creation. A subscriber that
+/// closes a batch at a value event has therefore seen every child event of the change, whatever
+/// the views of other subscriptions. Within a view, child events come as removals, additions,
+/// changes (see ``ViewDiff``).
+struct ClientViews {
+  struct Key: Hashable {
+    let path: DatasyncPath
+    let constraint: DatasyncChildrenConstraint
+  }
+
+  /// A subscription as its view knows it.
+  struct Subscriber {
+    let identifier: SubscriptionIdentifier
+    let eventType: DatasyncEventType
+    /// The order of registration, which orders replays.
+    let sequence: UInt64
+
+    func wants(_ single: DatasyncEventType) -> Bool { eventType.contains(single) }
+  }
+
+  /// The subscriptions sharing one (path, constraint).
+  struct View {
+    let path: DatasyncPath
+    let constraint: DatasyncChildrenConstraint
+    /// The order of creation, which orders the events of views of the same depth.
+    let sequence: UInt64
+    var subscribers: [Subscriber] = []
+    /// Whether the view has the complete data of its node and raises events; it stays complete.
+    var isComplete: Bool
+  }
+
+  private var views: [Key: View] = [:]
+  private var keyOfSubscription: [SubscriptionIdentifier: Key] = [:]
+
+  var isEmpty: Bool { views.isEmpty }
+
+  /// Whether a view exists for the key.
+  func contains(_ key: Key) -> Bool { views[key] != nil }
+
+  /// Adds a subscriber to the view of `key`, creating the view (ordered by the subscriber's
+  /// sequence, complete when `isCompleteIfNew`) when it is the first. Returns the view.
+  mutating func add(_ subscriber: Subscriber, to key: Key, isCompleteIfNew: Bool) -> View {
+    keyOfSubscription[subscriber.identifier] = key
+    let newView = View(
+      path: key.path, constraint: key.constraint, sequence: subscriber.sequence,
+      isComplete: isCompleteIfNew)
+    views[key, default: newView].subscribers.append(subscriber)
+    return views[key] ?? newView
+  }
+
+  /// Removes a subscriber; returns the key of its view when the view went with it.
+  mutating func remove(_ identifier: SubscriptionIdentifier) -> Key? {
+    guard let key = keyOfSubscription.removeValue(forKey: identifier) else { return nil }
+    views[key]?.subscribers.removeAll { $0.identifier == identifier }
+    guard views[key]?.subscribers.isEmpty == true else { return nil }
+    views[key] = nil
+    return key
+  }
+
+  /// Removes the views at or below a path; returns their subscribers, views in creation order.
+  mutating func removeViews(atOrBelow path: DatasyncPath) -> [SubscriptionIdentifier] {
+    let removed = views.filter { path.isAncestorOrSelf(of: $0.key.path) }
+      .sorted { $0.value.sequence < $1.value.sequence }
+    var identifiers: [SubscriptionIdentifier] = []
+    for (key, view) in removed {
+      views[key] = nil
+      for subscriber in view.subscribers {
+        keyOfSubscription[subscriber.identifier] = nil
+        identifiers.append(subscriber.identifier)
+      }
+    }
+    return identifiers
+  }
+
+  /// Marks the incomplete views for which `isNowComplete` holds as complete, and replays their
+  /// data to their subscribers, in registration order.
+  mutating func complete(
+    where isNowComplete: (View) -> Bool, cache: ClientCache, into effects: inout [ClientEffect]
+  ) {
+    let completed = views.filter { !$0.value.isComplete && isNowComplete($0.value) }
+    guard !completed.isEmpty else { return }
+    var replays: [(View, Subscriber)] = []
+    for (key, view) in completed {
+      views[key]?.isComplete = true
+      replays += view.subscribers.map { (view, $0) }
+    }
+    for (view, subscriber) in replays.sorted(by: { $0.1.sequence < $1.1.sequence }) {
+      Self.replay(view, to: subscriber, cache: cache, into: &effects)
+    }
+  }
+
+  /// The events that show a subscriber the current data of its view: the value, or one
+  /// addition per child in key order.
+  static func replay(
+    _ view: View, to subscriber: Subscriber, cache: ClientCache,
+    into effects: inout [ClientEffect]
+  ) {
+    let window = ChildrenWindow(node: cache.value(at: view.path), constraint: view.constraint)
+    let records: [EventRecord]
+    if subscriber.wants(.valueChange) {
+      records = [
+        EventRecord(
+          eventType: .valueChange, path: view.path, value: window.value, previousKey: nil,
+          acked: !cache.pending.overlaps(view.path))
+      ]
+    } else if subscriber.wants(.childAddition) {
+      records = ViewDiff.replay(of: window).map { record(for: $0, in: view, cache: cache) }
+    } else {
+      return
+    }
+    if !records.isEmpty { effects.append(.deliver(records, to: subscriber.identifier)) }
+  }
+
+  /// The complete views a change touched, with what it touched, in event order (deeper first,
+  /// then by creation); only views for which `include` holds are considered.
+  private func touched(by effects: [ChangeEffect], include: (View) -> Bool) -> [(
+    View, ViewRelevance
+  )] {
+    var touched: [(View, ViewRelevance)] = []
+    for view in views.values where view.isComplete && include(view) {
+      let relevance = ViewRelevance(of: effects, at: view.path)
+      if case .none = relevance { continue }
+      touched.append((view, relevance))
+    }
+    return touched.sorted { Self.precedes($0.0, $1.0) }
+  }
+
+  /// The order of views' events: deeper paths first, then by creation.
+  private static func precedes(_ lhs: View, _ rhs: View) -> Bool {
+    lhs.path.depth != rhs.path.depth
+      ? lhs.path.depth > rhs.path.depth : lhs.sequence < rhs.sequence
+  }
+
+  /// The events of a change of the visible tree (from `change.old` to `cache.visible`) on every
+  /// complete view it touched.
+  func events(of change: ClientCache.Change, cache: ClientCache, into effects: inout [ClientEffect])
+  {
+    guard !views.isEmpty else { return }
+    let changed = ChangeEffect.effects(of: change.footprints, from: change.old, to: cache.visible)
+    guard !changed.isEmpty else { return }
+    let diffs = touched(by: changed, include: { _ in true }).compactMap {
+      view, relevance -> (view: View, diff: ViewDiff)? in
+      ViewDiff.compute(
+        path: view.path, constraint: view.constraint, relevance: relevance, old: change.old,
+        new: cache.visible
+      ).map { (view, $0) }
+    }
+    for (view, diff) in diffs where !diff.children.isEmpty {
+      let records = diff.children.map { Self.record(for: $0, in: view, cache: cache) }
+      for subscriber in view.subscribers where !subscriber.eventType.isValueType {
+        let wanted = records.filter { subscriber.wants($0.eventType) }
+        if !wanted.isEmpty { effects.append(.deliver(wanted, to: subscriber.identifier)) }
+      }
+    }
+    for (view, diff) in diffs where diff.valueChanged {
+      let record = EventRecord(
+        eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
+        acked: !cache.pending.overlaps(view.path))
+      for subscriber in view.subscribers where subscriber.wants(.valueChange) {
+        effects.append(.deliver([record], to: subscriber.identifier))
+      }
+    }
+  }
+
+  /// Tells the subscribers that asked for acknowledgements which data the back end confirmed: one
+  /// child acknowledgement per confirmed child inside the window of every view the write touched,
+  /// then one value acknowledgement per view, in event order.
+  func acknowledgements(
+    of footprints: [ChangeFootprint], cache: ClientCache, into effects: inout [ClientEffect]
+  ) {
+    let touchedViews = touched(by: footprints.map(ChangeEffect.init(footprint:))) { view in
+      view.subscribers.contains {
+        $0.wants(.valueAcknowledgement) || $0.wants(.childAcknowledgement)
+      }
+    }
+    var valueAcknowledgements: [(View, EventRecord)] = []
+    for (view, relevance) in touchedViews {
+      let window = ChildrenWindow(node: cache.value(at: view.path), constraint: view.constraint)
+      let confirmed: [(key: WebcomKey, value: JSONValue)]
+      switch relevance {
+      case .none: continue
+      case .whole: confirmed = window.elements.map { ($0.key, $0.value) }
+      case .children(let keys):
+        confirmed = keys.sorted().compactMap { key in window.value(of: key).map { (key, $0) } }
+      }
+      let records = confirmed.map { key, value in
+        let path = view.path.child(key)
+        return EventRecord(
+          eventType: .childAcknowledgement, path: path, value: value,
+          previousKey: window.previousKey(of: key), acked: !cache.pending.overlaps(path))
+      }
+      for subscriber in view.subscribers
+      where subscriber.wants(.childAcknowledgement) && !records.isEmpty {
+        effects.append(.deliver(records, to: subscriber.identifier))
+      }
+      valueAcknowledgements.append(
+        (
+          view,
+          EventRecord(
+            eventType: .valueAcknowledgement, path: view.path, value: window.value,
+            previousKey: nil, acked: !cache.pending.overlaps(view.path))
+        ))
+    }
+    for (view, record) in valueAcknowledgements {
+      for subscriber in view.subscribers where subscriber.wants(.valueAcknowledgement) {
+        effects.append(.deliver([record], to: subscriber.identifier))
+      }
+    }
+  }
+
+  private static func record(for change: ChildChange, in view: View, cache: ClientCache)
+    -> EventRecord
+  {
+    let eventType: DatasyncEventType
+    switch change.kind {
+    case .removal: eventType = .childRemoval
+    case .addition: eventType = .childAddition
+    case .change: eventType = .childChange
+    }
+    let path = view.path.child(change.key)
+    return EventRecord(
+      eventType: eventType, path: path, value: change.value, previousKey: change.previousKey,
+      acked: !cache.pending.overlaps(path))
+  }
+}

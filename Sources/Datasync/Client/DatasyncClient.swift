@@ -1,0 +1,309 @@
+import Foundation
+import Synchronization
+
+/// The client of one ``DatasyncService``: its ``ClientStateMachine`` behind a mutex, and the
+/// effects of each operation performed.
+///
+/// Every entry point locks, runs one operation of the state machine and performs the effects it
+/// returns, in order:
+/// - the effects that only enqueue — event batches (`queue.async` on the subscribers' queues),
+///   requests and connection changes (on the connection, which never calls back from inside) —
+///   inside the critical section, so that the effects of two concurrent operations keep the order
+///   of their state changes: every subscriber gets its events, and the back end the requests, in
+///   the order the state changed;
+/// - the call-outs — answers to requests (authentication included), state observers, revoked
+///   subscriptions — after unlocking, as they may run code of the application, which may call
+///   the client again.
+final class DatasyncClient: Sendable {
+  /// The answer to a request: the written value for writes, the value for reads.
+  typealias Answer = @Sendable (WebcomResult<JSONValue>) -> Void
+  /// The answer to an authentication request: the identity, nil after a sign-out.
+  typealias AuthenticationAnswer = @Sendable (WebcomResult<DatasyncAuthentication?>) -> Void
+  typealias StateObserver = @Sendable (DatasyncState) -> Void
+
+  /// What the mutex protects.
+  private struct Guarded {
+    var machine = ClientStateMachine()
+    /// The callbacks of the requests waiting for an answer.
+    var answers: [RequestIdentifier: Answer] = [:]
+    var authenticationAnswers: [RequestIdentifier: AuthenticationAnswer] = [:]
+    /// The registered subscriptions, which the state machine names by identifier.
+    var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
+    var stateObservers: [UInt64: StateObserver] = [:]
+    var nextObserverToken: UInt64 = 1
+  }
+
+  /// A call made after unlocking.
+  private enum Callout: Sendable {
+    case answer(Answer, WebcomResult<JSONValue>)
+    case answerAuthentication(AuthenticationAnswer, WebcomResult<DatasyncAuthentication?>)
+    case changeState([StateObserver], DatasyncState)
+    case revoke([SubscriptionCore], WebcomError)
+  }
+
+  private let connection: BackEndConnection
+  private let guarded = Mutex(Guarded())
+
+  init(connection: BackEndConnection) {
+    self.connection = connection
+    connection.open { [weak self] message in self?.receive(message) }
+  }
+
+  /// Closes the connection and answers the requests still waiting, as nothing else will (see
+  /// ``ClientStateMachine/answersAtRelease(of:)``).
+  deinit {
+    connection.close()
+    let callouts = guarded.withLock { guarded in
+      let waiting = Array(guarded.answers.keys) + Array(guarded.authenticationAnswers.keys)
+      return perform(guarded.machine.answersAtRelease(of: waiting), on: &guarded)
+    }
+    run(callouts)
+  }
+
+  // MARK: Reading
+
+  /// The back end's current time as estimated by this client.
+  var backEndNow: Date {
+    let now = Date()
+    return guarded.withLock { $0.machine.backEndTime(at: now) }
+  }
+
+  /// What the cache holds at a path (null when nothing is known).
+  func cachedValue(at path: DatasyncPath) -> JSONValue {
+    guarded.withLock { $0.machine.cachedValue(at: path) }
+  }
+
+  /// The complete value at a path (see ``ClientStateMachine/read(at:)``).
+  func read(at path: DatasyncPath, answer: @escaping Answer) {
+    update { guarded in
+      let (identifier, effects) = guarded.machine.read(at: path)
+      guarded.answers[identifier] = answer
+      return effects
+    }
+  }
+
+  // MARK: Writing
+
+  /// Applies a write locally (raising its events at once) and sends it to the back end; `answer`
+  /// gets the written value or the back end's error.
+  ///
+  /// - Throws: ``WebcomError`` (`invalidPath`, `invalidValue`) when a written path would exceed
+  ///   the limits of paths; nothing is applied nor sent.
+  func write(_ operation: WriteOperation, answer: Answer?) throws(WebcomError) {
+    try operation.checkLimits()
+    let now = Date()
+    request(answer: answer) { $0.write(operation, now: now) }
+  }
+
+  /// Registers a write the back end runs when this client disconnects.
+  ///
+  /// - Throws: as ``write(_:answer:)``; nothing is sent.
+  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: Answer?)
+    throws(WebcomError)
+  {
+    try operation.checkLimits()
+    request(answer: answer) { $0.writeOnDisconnection(operation, repeating: repeating) }
+  }
+
+  /// Cancels the disconnection writes registered at (or below) a path.
+  func cancelDisconnectionWrites(at path: DatasyncPath, answer: Answer?) {
+    request(answer: answer) { $0.cancelDisconnectionWrites(at: path) }
+  }
+
+  /// Runs a transaction: `compute` maps the current value to the new one (nil aborts); the write
+  /// is a compare-and-set at the back end, re-run with the newer value on conflict (see
+  /// ``TransactionRetries``). A plain write (set or merge) at, above or below the path aborts
+  /// it: it completes with `committed == false` unless its compare-and-set, already sent,
+  /// succeeds.
+  func transaction(
+    at path: DatasyncPath,
+    compute: @escaping @Sendable (JSONValue) -> WebcomResult<JSONValue?>,
+    completion: @escaping @Sendable (TransactionRetries.Outcome) -> Void
+  ) {
+    let token = guarded.withLock { $0.machine.beginTransaction(at: path) }
+    runTransactionAttempt(token, TransactionRetries(path: path), compute: compute) {
+      [weak self] outcome in
+      self?.guarded.withLock { $0.machine.endTransaction(token) }
+      completion(outcome)
+    }
+  }
+
+  private func runTransactionAttempt(
+    _ token: UInt64, _ retries: TransactionRetries,
+    compute: @escaping @Sendable (JSONValue) -> WebcomResult<JSONValue?>,
+    completion: @escaping @Sendable (TransactionRetries.Outcome) -> Void
+  ) {
+    let (current, isAborted) = guarded.withLock { $0.machine.transactionAttempt(token) }
+    let newValue: JSONValue
+    switch retries.start(current: current, isAborted: isAborted, compute: compute) {
+    case .finish(let outcome): return completion(outcome)
+    case .write(let value): newValue = value
+    }
+    let answer: Answer = { [weak self] result in
+      var retries = retries
+      switch retries.decide(after: result) {
+      case .finish(let outcome):
+        completion(outcome)
+      case .retry:
+        // Answers come from this client's own calls, while it is alive.
+        self?.runTransactionAttempt(token, retries, compute: compute, completion: completion)
+      }
+    }
+    do throws(WebcomError) {
+      try write(.compareAndSet(retries.path, expected: current, value: newValue), answer: answer)
+    } catch {
+      completion(.failure(error))
+    }
+  }
+
+  // MARK: Authentication
+
+  /// The identity the back end last gave the connection; nil when unauthenticated (also after a
+  /// disconnection, since every connection starts unauthenticated).
+  var authentication: DatasyncAuthentication? { guarded.withLock { $0.machine.authentication } }
+
+  /// Authenticates the connection with a token, after the requests already sent (see
+  /// ``ClientStateMachine/authenticate(token:)``); `answer` gets the identity the rules now see.
+  func authenticate(withToken token: String, answer: @escaping AuthenticationAnswer) {
+    authenticationRequest(answer: answer) { $0.authenticate(token: token) }
+  }
+
+  /// Makes the connection unauthenticated, after the requests already sent; `answer` gets nil
+  /// once the back end has done it.
+  func signOut(answer: @escaping AuthenticationAnswer) {
+    authenticationRequest(answer: answer) { $0.signOut() }
+  }
+
+  private func authenticationRequest(
+    answer: @escaping AuthenticationAnswer,
+    _ operation: (inout ClientStateMachine) -> (RequestIdentifier, [ClientEffect])
+  ) {
+    update { guarded in
+      let (identifier, effects) = operation(&guarded.machine)
+      guarded.authenticationAnswers[identifier] = answer
+      return effects
+    }
+  }
+
+  // MARK: Subscribing
+
+  /// Registers a subscription (see ``ClientStateMachine/subscribe(_:at:constraint:eventType:)``).
+  func subscribe(_ subscription: SubscriptionCore) {
+    update { guarded in
+      guarded.subscriptions[subscription.identifier] = subscription
+      return guarded.machine.subscribe(
+        subscription.identifier, at: subscription.path, constraint: subscription.constraint,
+        eventType: subscription.eventType)
+    }
+  }
+
+  /// Removes a subscription (see ``ClientStateMachine/unsubscribe(_:policy:explicitly:)``).
+  func unsubscribe(
+    _ subscription: SubscriptionCore, policy: DatasyncCompletedSubscriptionPolicy,
+    explicitly: Bool
+  ) {
+    update { guarded in
+      guarded.subscriptions[subscription.identifier] = nil
+      return guarded.machine.unsubscribe(
+        subscription.identifier, policy: policy, explicitly: explicitly)
+    }
+  }
+
+  // MARK: Connection
+
+  var state: DatasyncState { guarded.withLock { $0.machine.state } }
+
+  var isConnectionEnabled: Bool { guarded.withLock { $0.machine.isConnectionEnabled } }
+
+  /// Disconnects or reconnects (see ``ClientStateMachine/setConnectionEnabled(_:)``).
+  func setConnectionEnabled(_ enabled: Bool) {
+    update { $0.machine.setConnectionEnabled(enabled) }
+  }
+
+  /// Calls `observer` on every change of the connection state; returns a token for
+  /// ``removeStateObserver(_:)``.
+  func addStateObserver(_ observer: @escaping StateObserver) -> UInt64 {
+    guarded.withLock { guarded in
+      defer { guarded.nextObserverToken += 1 }
+      guarded.stateObservers[guarded.nextObserverToken] = observer
+      return guarded.nextObserverToken
+    }
+  }
+
+  func removeStateObserver(_ token: UInt64) {
+    _ = guarded.withLock { $0.stateObservers.removeValue(forKey: token) }
+  }
+
+  private func receive(_ message: BackEndMessage) {
+    update { $0.machine.receive(message) }
+  }
+
+  // MARK: Performing effects
+
+  /// Runs a request of the state machine, registering its answer.
+  private func request(
+    answer: Answer?, _ operation: (inout ClientStateMachine) -> (RequestIdentifier, [ClientEffect])
+  ) {
+    update { guarded in
+      let (identifier, effects) = operation(&guarded.machine)
+      if let answer { guarded.answers[identifier] = answer }
+      return effects
+    }
+  }
+
+  /// Changes the guarded state under the mutex and performs the effects of the change.
+  private func update(_ change: (inout Guarded) -> [ClientEffect]) {
+    let callouts = guarded.withLock { guarded in
+      perform(change(&guarded), on: &guarded)
+    }
+    run(callouts)
+  }
+
+  /// Performs the effects that only enqueue, in order, and returns the call-outs of the others,
+  /// in order. Called with the mutex held.
+  private func perform(_ effects: [ClientEffect], on guarded: inout Guarded) -> [Callout] {
+    var callouts: [Callout] = []
+    for effect in effects {
+      switch effect {
+      case .deliver(let records, let identifier):
+        guarded.subscriptions[identifier]?.enqueue(records)
+      case .send(let request):
+        connection.send(request)
+      case .connect(let connected):
+        connection.setConnected(connected)
+      case .answer(let identifier, let result):
+        if let answer = guarded.answers.removeValue(forKey: identifier) {
+          callouts.append(.answer(answer, result))
+        }
+      case .answerAuthentication(let identifier, let result):
+        if let answer = guarded.authenticationAnswers.removeValue(forKey: identifier) {
+          callouts.append(.answerAuthentication(answer, result))
+        }
+      case .changeState(let state):
+        let observers = guarded.stateObservers.sorted { $0.key < $1.key }.map(\.value)
+        callouts.append(.changeState(observers, state))
+      case .revoke(let identifiers, let error):
+        let revoked = identifiers.compactMap { guarded.subscriptions.removeValue(forKey: $0) }
+        callouts.append(.revoke(revoked, error))
+      }
+    }
+    return callouts
+  }
+
+  private func run(_ callouts: [Callout]) {
+    for callout in callouts {
+      switch callout {
+      case .answer(let answer, let result):
+        answer(result)
+      case .answerAuthentication(let answer, let result):
+        answer(result)
+      case .changeState(let observers, let state):
+        for observer in observers { observer(state) }
+      case .revoke(let subscriptions, let error):
+        for subscription in subscriptions where subscription.complete(.revoked(error)) {
+          subscription.detachFromManager()
+        }
+      }
+    }
+  }
+}

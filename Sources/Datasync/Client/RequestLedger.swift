@@ -1,0 +1,155 @@
+/// The requests of a client that wait: those made while disconnected, to send in order on
+/// reconnection (the outbox), and the reads and authentication requests sent to the back end and
+/// not answered yet.
+struct RequestLedger {
+  private var outbox: [ClientRequest] = []
+  private var readPaths: [RequestIdentifier: DatasyncPath] = [:]
+  /// The authentication and sign-out requests not answered yet, sent or not.
+  private var authentications: Set<RequestIdentifier> = []
+  /// The authentication and sign-out requests made while disconnected, to send first on
+  /// reconnection.
+  private var authenticationOutbox: [ClientRequest] = []
+  private var nextIdentifier: UInt64 = 1
+
+  /// A new identifier, for a request or anything else the client numbers.
+  mutating func makeIdentifier() -> UInt64 {
+    defer { nextIdentifier += 1 }
+    return nextIdentifier
+  }
+
+  /// Sends a request now when `isConnected`, else queues it until the connection is back.
+  mutating func send(
+    _ request: ClientRequest, isConnected: Bool, into effects: inout [ClientEffect]
+  ) {
+    if isConnected {
+      effects.append(.send(request))
+    } else {
+      outbox.append(request)
+    }
+  }
+
+  /// Sends the queued requests, in order.
+  mutating func sendQueued(into effects: inout [ClientEffect]) {
+    for request in outbox { effects.append(.send(request)) }
+    outbox = []
+  }
+
+  /// Notes a read that waits for the back end's answer.
+  mutating func awaitRead(_ identifier: RequestIdentifier, at path: DatasyncPath) {
+    readPaths[identifier] = path
+  }
+
+  /// Takes the path of a read answered by the back end; nil when it no longer waits for it.
+  mutating func takeRead(_ identifier: RequestIdentifier) -> DatasyncPath? {
+    readPaths.removeValue(forKey: identifier)
+  }
+
+  /// Sends an authentication or sign-out request now when `isConnected`, else queues it to go
+  /// first on reconnection; notes that it waits for the back end's answer.
+  mutating func sendAuthentication(
+    _ request: ClientRequest, isConnected: Bool, into effects: inout [ClientEffect]
+  ) {
+    guard let identifier = request.identifier else { return }
+    authentications.insert(identifier)
+    if isConnected {
+      effects.append(.send(request))
+    } else {
+      authenticationOutbox.append(request)
+    }
+  }
+
+  /// Sends the queued authentication and sign-out requests, in order.
+  mutating func sendQueuedAuthentications(into effects: inout [ClientEffect]) {
+    for request in authenticationOutbox { effects.append(.send(request)) }
+    authenticationOutbox = []
+  }
+
+  /// Whether the identifier is an authentication or sign-out request still waiting; it no longer
+  /// waits after this call.
+  mutating func takeAuthentication(_ identifier: RequestIdentifier) -> Bool {
+    !authentications.isEmpty && authentications.remove(identifier) != nil
+  }
+
+  /// Stops waiting for the authentication and sign-out requests already sent (all of them,
+  /// the queued ones included, when `includingUnsent`); returns them in order.
+  mutating func abandonAuthentications(includingUnsent: Bool) -> [RequestIdentifier] {
+    guard !authentications.isEmpty else { return [] }
+    var abandoned = authentications
+    if includingUnsent {
+      authenticationOutbox = []
+    } else {
+      abandoned.subtract(authenticationOutbox.compactMap(\.identifier))
+    }
+    authentications.subtract(abandoned)
+    return abandoned.sorted()
+  }
+
+  /// Stops waiting for every read (unsent reads leave the outbox); returns them by identifier.
+  mutating func abandonReads() -> [(identifier: RequestIdentifier, path: DatasyncPath)] {
+    guard !readPaths.isEmpty else { return [] }
+    let abandoned = readPaths.sorted { $0.key < $1.key }
+    readPaths = [:]
+    outbox.removeAll { request in
+      if case .read = request { return true }
+      return false
+    }
+    return abandoned.map { ($0.key, $0.value) }
+  }
+
+  /// The answers to the requests still waiting when the client goes away, by increasing
+  /// identifier: those never sent fail with `writeCancelled` (a write, a disconnection write or
+  /// a cancellation: not applied) or `disconnected` (a read, an authentication); those sent fail
+  /// with `disconnected` (a write may have been applied). `writePaths` gives the paths of the
+  /// pending writes.
+  func answersAtRelease(
+    of identifiers: some Sequence<RequestIdentifier>,
+    writePaths: [RequestIdentifier: DatasyncPath]
+  ) -> [ClientEffect] {
+    var unsent: [RequestIdentifier: ClientRequest] = [:]
+    for request in authenticationOutbox + outbox {
+      if let identifier = request.identifier { unsent[identifier] = request }
+    }
+    return identifiers.sorted().map { identifier in
+      let error: WebcomError
+      if let request = unsent[identifier] {
+        error = Self.unsentRequestError(request)
+      } else if authentications.contains(identifier) {
+        return .answerAuthentication(
+          identifier,
+          .failure(
+            WebcomError(
+              .disconnected,
+              "the service was released before the back end answered the authentication")))
+      } else if let path = readPaths[identifier] {
+        error = WebcomError(
+          .disconnected,
+          "the service was released before the back end answered the read of \(path.string)")
+      } else {
+        let subject = writePaths[identifier].map { "the write to \($0.string)" } ?? "a request"
+        error = WebcomError(
+          .disconnected,
+          "the service was released before the back end answered \(subject); "
+            + "it may have been applied")
+      }
+      return .answer(identifier, .failure(error))
+    }
+  }
+
+  /// The error of a request never sent because the client went away first.
+  private static func unsentRequestError(_ request: ClientRequest) -> WebcomError {
+    let reason = "the service was released before it was sent to the back end"
+    switch request {
+    case .read(_, let path):
+      return WebcomError(.disconnected, "cannot read \(path.string): \(reason)")
+    case .write(_, let operation), .writeOnDisconnection(_, let operation, _):
+      return WebcomError(
+        .writeCancelled, "the write to \(operation.path.string) was not applied: \(reason)")
+    case .cancelDisconnectionWrites(_, let path):
+      return WebcomError(
+        .writeCancelled,
+        "the disconnection writes at \(path.string) were not cancelled: \(reason)")
+    case .listen, .unlisten, .authenticate, .signOut:
+      return WebcomError(.disconnected, reason)
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/// The one interface between a client (``DatasyncService``) and a back end.
+///
+/// A connection delivers the client's requests to the back end in order and the back end's
+/// messages to the client in order, asynchronously: neither side is ever called back from inside
+/// ``send(_:)``. The embedded back end implements it in-process; a remote back end implements it
+/// over the network.
+protocol BackEndConnection: AnyObject, Sendable {
+  /// Starts the connection; every message of the back end is passed to `receiver`, in order, one
+  /// at a time.
+  func open(receiver: @escaping @Sendable (BackEndMessage) -> Void)
+  /// Queues a request for the back end; never blocks and never calls back synchronously.
+  func send(_ request: ClientRequest)
+  /// Connects (true) or disconnects (false); the back end runs its disconnection writes when this
+  /// client disconnects.
+  func setConnected(_ connected: Bool)
+  /// Ends the connection for good, as a disconnection.
+  func close()
+}
