@@ -1,9 +1,9 @@
 import Foundation
 
-/// An observation of a service's connection state, made by
-/// ``DatasyncManager/observeState(queue:onChange:)``; cancel it to stop.
-///
-/// An observation also ends when its manager is deinitialized.
+/// An observation of a state, cancel it to stop: a service's connection state, made by
+/// ``DatasyncManager/observeState(queue:onChange:)`` (it also ends when its manager is
+/// deinitialized), or an application's authentication state, made by
+/// ``AuthenticationService/observeState(queue:onChange:)``.
 public final class DatasyncStateObservation: @unchecked Sendable {
   private let lock = NSLock()
   // Protected by `lock`: what stops the observation, nil once run.
@@ -26,30 +26,30 @@ public final class DatasyncStateObservation: @unchecked Sendable {
 
 /// Delivers states to one observer's queue: the state current when the observation started, then
 /// each change, in order, never the same state twice in a row.
-final class StateRelay: @unchecked Sendable {
+final class StateRelay<State: Equatable & Sendable>: @unchecked Sendable {
   private let queue: DispatchQueue
-  private let onChange: UncheckedBox<(DatasyncState) -> Void>
+  private let onChange: UncheckedBox<(State) -> Void>
   private let lock = NSLock()
   // Protected by `lock`: whether a change arrived (the initial state is then stale), the last
   // state dispatched, and whether the observation is over.
   private var sawChange = false
-  private var last: DatasyncState?
+  private var last: State?
   private var isStopped = false
 
-  init(queue: DispatchQueue, onChange: @escaping (DatasyncState) -> Void) {
+  init(queue: DispatchQueue, onChange: @escaping (State) -> Void) {
     self.queue = queue
     self.onChange = UncheckedBox(onChange)
   }
 
   /// Dispatches the state read when the observation started, unless a change came first.
-  func deliverInitial(_ state: DatasyncState) {
+  func deliverInitial(_ state: State) {
     lock.withLock {
       guard !sawChange else { return }
       dispatchLocked(state)
     }
   }
 
-  func deliverChange(_ state: DatasyncState) {
+  func deliverChange(_ state: State) {
     lock.withLock {
       sawChange = true
       dispatchLocked(state)
@@ -62,7 +62,7 @@ final class StateRelay: @unchecked Sendable {
 
   /// Called with the lock held, so that dispatches keep the order of the states; `queue.async`
   /// only enqueues and calls nothing of the observer's.
-  private func dispatchLocked(_ state: DatasyncState) {
+  private func dispatchLocked(_ state: State) {
     guard !isStopped, state != last else { return }
     last = state
     let onChange = self.onChange
