@@ -65,7 +65,9 @@ private final class AuthenticationStateRecorder: @unchecked Sendable {
     let app = makeApp(try AccessFixture.database())
     let auth = app.authenticationService
     #expect(auth.state == .unauthenticated)
-    let identity = try waitForResult { auth.authenticate(withToken: "alice-token", queue: $0, then: $1) }
+    let identity = try waitForResult {
+      auth.authenticate(withToken: "alice-token", queue: $0, then: $1)
+    }
     #expect(identity == AccessFixture.alice)
     #expect(auth.state == .authenticated(AccessFixture.alice))
     #expect(auth.state.authentication?.uid == "alice")

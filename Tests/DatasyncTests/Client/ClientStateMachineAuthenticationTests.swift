@@ -118,7 +118,10 @@ import Testing
       (.authenticated(4, uid: "bob"), ["identity bob", "answer 4 auth bob"]),
       (.disconnected, ["state disconnected"]),
       // The kept token is the last one accepted.
-      (.connected(), ["send authenticate 6 bob-token", "send listen /users/alice", "state connected"]),
+      (
+        .connected(),
+        ["send authenticate 6 bob-token", "send listen /users/alice", "state connected"]
+      ),
       (.authenticated(6, uid: "bob"), []),
     ])
     #expect(driver.machine.authentication?.uid == "bob")
