@@ -18,16 +18,11 @@ struct ClientStateMachine {
     var isComplete = false
   }
 
-  private struct RunningTransaction {
-    let path: DatasyncPath
-    var isAborted = false
-  }
-
   private var cache = ClientCache()
   private var views = ClientViews()
   private var listens: [DatasyncPath: Listen] = [:]
   private var requests = RequestLedger()
-  private var runningTransactions: [UInt64: RunningTransaction] = [:]
+  private var runningTransactions = RunningTransactions()
   /// The back end's clock minus the local clock, as last announced (kept while disconnected).
   private var clockOffset: TimeInterval = 0
   /// Whether the application lets the client connect.
@@ -63,7 +58,7 @@ struct ClientStateMachine {
   mutating func write(_ operation: WriteOperation, now: Date) -> (
     RequestIdentifier, [ClientEffect]
   ) {
-    abortTransactions(overlapping: operation)
+    runningTransactions.abort(overlapping: operation)
     let identifier = requests.makeIdentifier()
     var effects: [ClientEffect] = []
     let change = cache.applyLocal(
@@ -158,37 +153,19 @@ struct ClientStateMachine {
   /// Registers a transaction at a path; returns its token.
   mutating func beginTransaction(at path: DatasyncPath) -> UInt64 {
     let token = requests.makeIdentifier()
-    runningTransactions[token] = RunningTransaction(path: path)
+    runningTransactions.begin(token, at: path)
     return token
   }
 
   /// The current value at a transaction's path, and whether a plain write aborted it (true
   /// also once it ended).
   func transactionAttempt(_ token: UInt64) -> (current: JSONValue, isAborted: Bool) {
-    guard let transaction = runningTransactions[token] else { return (.null, true) }
-    return (cache.value(at: transaction.path), transaction.isAborted)
+    guard let path = runningTransactions.path(of: token) else { return (.null, true) }
+    return (cache.value(at: path), runningTransactions.isAborted(token))
   }
 
   mutating func endTransaction(_ token: UInt64) {
-    runningTransactions[token] = nil
-  }
-
-  /// Marks the running transactions a plain write overlaps as aborted: a set at, above or below
-  /// the transaction's node, a merge that writes a location at, above or below it.
-  private mutating func abortTransactions(overlapping operation: WriteOperation) {
-    guard !runningTransactions.isEmpty else { return }
-    let written: [DatasyncPath]
-    switch operation {
-    case .set(let path, _): written = [path]
-    case .merge(let path, let entries): written = entries.map { $0.path(under: path) }
-    case .increment, .compareAndSet: return
-    }
-    for (token, transaction) in runningTransactions
-    where written.contains(where: {
-      $0.isAncestorOrSelf(of: transaction.path) || transaction.path.isAncestor(of: $0)
-    }) {
-      runningTransactions[token]?.isAborted = true
-    }
+    runningTransactions.end(token)
   }
 
   // MARK: Subscriptions

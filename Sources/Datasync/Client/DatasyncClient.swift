@@ -12,7 +12,8 @@ import Synchronization
 ///   of their state changes: every subscriber gets its events, and the back end the requests, in
 ///   the order the state changed;
 /// - the call-outs — answers to requests (authentication included), state and authentication
-///   observers, revoked subscriptions — after unlocking, as they may run code of the application, which may call the client again.
+///   observers, revoked subscriptions — after unlocking, as they may run code of the
+///   application, which may call the client again.
 final class DatasyncClient: Sendable {
   /// The answer to a request: the written value for writes, the value for reads.
   typealias Answer = @Sendable (WebcomResult<JSONValue>) -> Void

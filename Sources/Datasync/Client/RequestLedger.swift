@@ -105,9 +105,9 @@ struct RequestLedger {
 
   /// The answers to the requests still waiting when the client goes away, by increasing
   /// identifier: those never sent fail with `writeCancelled` (a write, a disconnection write or
-  /// a cancellation: not applied) or `disconnected` (a read); those sent fail with
-  /// `disconnected` (a write may have been applied), as do the authentication requests.
-  /// `writePaths` gives the paths of the pending writes.
+  /// a cancellation: not applied) or `disconnected` (a read, an authentication); those sent fail
+  /// with `disconnected` (a write may have been applied). `writePaths` gives the paths of the
+  /// pending writes.
   func answersAtRelease(
     of identifiers: some Sequence<RequestIdentifier>,
     writePaths: [RequestIdentifier: DatasyncPath]

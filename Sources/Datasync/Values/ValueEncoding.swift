@@ -1,33 +1,5 @@
 import Foundation
 
-/// The state shared by the encoders of one ``ValueEncoder`` run.
-final class ValueEncodingSession {
-  let options: ValueEncoderOptions
-  /// The type being encoded, for messages.
-  let rootType: Any.Type
-  /// The first error found where the `Encoder` API cannot throw (a container requested in a
-  /// state that does not allow it, an invalid key of a nested container); thrown at the end.
-  private(set) var misuse: WebcomError?
-
-  init(options: ValueEncoderOptions, rootType: Any.Type) {
-    self.options = options
-    self.rootType = rootType
-  }
-
-  /// Records an error to throw when the encoding ends (the first one wins).
-  func record(_ error: WebcomError) {
-    if misuse == nil { misuse = error }
-  }
-
-  /// An `encodingFailed` error for a misuse of the encoder at a place.
-  func misuseError(_ reason: String, at path: ValueEncoderPath?) -> WebcomError {
-    WebcomError(
-      .encodingFailed,
-      "encoding the value at \(ValueEncoderPath.place(path)) of the value of type "
-        + "\(rootType) failed: \(reason)")
-  }
-}
-
 /// One value being encoded by ``ValueEncoder``: the `Encoder` handed to its `encode(to:)`.
 final class ValueEncoding: Encoder {
   let session: ValueEncodingSession
@@ -357,19 +329,5 @@ final class ValueEncoding: Encoder {
     }
     if double.isNaN { return .string(strings.nan) }
     return .string(double > 0 ? strings.positiveInfinity : strings.negativeInfinity)
-  }
-}
-
-/// Dictionaries keyed by `String`, whose keys `JSONEncoder` writes as they are whatever its key
-/// strategy.
-protocol StringKeyedEncodableDictionary {
-  func encodeMembers(into writer: ValueEncoderObjectWriter) throws
-}
-
-extension Dictionary: StringKeyedEncodableDictionary where Key == String, Value: Encodable {
-  func encodeMembers(into writer: ValueEncoderObjectWriter) throws {
-    for (key, value) in self {
-      try writer.encode(value, name: key, key: ValueEncoderNameKey(stringValue: key))
-    }
   }
 }
