@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Streams
 
-/// Issue 9: maintaining `children(as:)` on a large node while single children change.
+/// Maintaining `children(as:)` on a large node while single children change.
 enum DatasyncStreamsBenchmarks {
   static func run(_ harness: BenchmarkHarness) {
     let changes = harness.scaled(2_000)

@@ -1,6 +1,6 @@
 import Streams
 
-/// Issue 5: a `for await` loop over `values` of a sequence publisher vs over an `AsyncStream`.
+/// A `for await` loop over `values` of a sequence publisher vs over an `AsyncStream`.
 enum StreamsAsyncBenchmarks {
   static func run(_ harness: BenchmarkHarness) async {
     let count = harness.scaled(200_000)

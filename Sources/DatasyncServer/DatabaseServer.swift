@@ -10,24 +10,28 @@ import Synchronization
 /// **REST.** `/<path>.json` is the data at `<path>`: `GET` reads it (`shallow=true`,
 /// `print=pretty|silent`, `format=export`, queries with `orderBy` = `"$key"`, `"$value"` or a
 /// child path and `startAt`, `startAfter`, `endAt`, `endBefore`, `equalTo`, `limitToFirst`,
-/// `limitToLast` — JSON-quoted values, see ``ValueQuery``); `PUT` replaces it and answers the
-/// value written (`print=silent`: 204); `PATCH` writes several children or `/`-separated paths
-/// below it, atomically; `POST` adds a child with a push identifier and answers
-/// `{"name": "<key>"}`; `DELETE` removes it. Written data may hold the server values
-/// `{".sv": "timestamp"}` and `{".sv": {"increment": n}}`. `X-Firebase-ETag: true` adds the
-/// data's `ETag`; a `PUT` or `DELETE` with `if-match` applies only if the data still has that
-/// tag, else 412 with the current data and its tag; a `GET` with `if-none-match` answers 304
-/// when unchanged. A `POST` may carry `X-HTTP-Method-Override`. Errors are
+/// `limitToLast` — JSON-quoted values, see ``ValueQuery``; `shallow=true` with `orderBy="$key"`
+/// and its filters pages through a node's keys without their subtrees, an extension); `PUT`
+/// replaces it and answers the value written (`print=silent`: 204); `PATCH` writes several
+/// children or `/`-separated paths below it, atomically; `POST` adds a child with a push
+/// identifier and answers `{"name": "<key>"}`; `DELETE` removes it. Written data may hold the
+/// server values `{".sv": "timestamp"}` and `{".sv": {"increment": n}}`. `X-Firebase-ETag:
+/// true` adds the data's `ETag`; a `PUT` or `DELETE` with `if-match` applies only if the data
+/// still has that tag, else 412 with the current data and its tag; a `GET` with `if-none-match`
+/// answers 304 when unchanged. A `POST` may carry `X-HTTP-Method-Override`. Errors are
 /// `{"error": "<message>"}`: 400 (invalid data, path, key or parameter), 401 (unknown or
 /// revoked token), 403 (denied by the rules), 404 (not a `.json` path), 405, 412, 413, 431,
 /// 500, 503 (too many namespaces).
 ///
 /// **Streams.** A `GET` with `Accept: text/event-stream` answers Server-Sent Events: `put`
-/// with `{"path": "/", "data": …}` first, then `put` or `patch` for each change with its path
-/// relative to the location, `keep-alive` periodically, `cancel` (and the end) when the rules
-/// no longer let it read the location, `auth_revoked` (and the end) when its token is revoked.
-/// A reader too slow for its queue is disconnected (it reconnects and resynchronises); others
-/// are never held up.
+/// with `{"path": "/", "data": …}` first (the first level only with `shallow=true`, an
+/// extension), then `put` or `patch` for each change with its path relative to the location,
+/// `keep-alive` periodically, `cancel` (and the end) when the rules no longer let it read the
+/// location, `auth_revoked` (and the end) when its token is revoked. A reader too slow for its
+/// queue is disconnected (it reconnects and resynchronises); others are never held up.
+///
+/// **Console.** `GET /` (or `/console`) answers the data console, a page that browses and
+/// edits the data live in a browser through the protocol above.
 ///
 /// **Credentials and namespaces.** `Authorization: Bearer <token>` or `?auth=<token>`
 /// authenticates as the identity the token stands for (``Configuration/tokens``; the
@@ -79,7 +83,9 @@ public final class DatabaseServer: Sendable {
       sessions: SessionRegistry(maximumIdleClients: configuration.maximumIdleSessionClients),
       log: configuration.requestLog)
     do throws(WebcomError) {
-      http = try HTTPServer(configuration: configuration.http, handler: handler)
+      http = try HTTPServer(
+        configuration: configuration.http,
+        handler: ConsoleRoute(next: handler, log: configuration.requestLog))
     } catch {
       namespaces.close()
       throw error

@@ -7,7 +7,10 @@ import Synchronization
 /// The listener is a client of the back end with its own credential. It handles the back end's
 /// messages in order on its own serial queue (never under the back end's lock), and turns them
 /// into events whose paths are relative to its location:
-/// - the value when the listen starts: `onStart` gets the `put` of the whole value at `/`;
+/// - the value when the listen starts: `onStart` gets the `put` of the whole value at `/` (or
+///   of its first level, ``JSONValue/shallow``, for a listener that starts shallow: a client
+///   that pages through a large location's children follows its changes without downloading
+///   it whole);
 /// - a change: `put` (a value set at a path) or `patch` (a merge's entries below a path);
 /// - read access lost (the rules changed): `cancel`, then the listener ends;
 /// - its token revoked: `auth_revoked`, then the listener ends.
@@ -31,6 +34,7 @@ package final class HostedListener: Sendable {
   private let database: DatasyncDatabase
   private let path: DatasyncPath
   private let token: String?
+  private let startsShallow: Bool
   private let queue: DispatchQueue
   private let callbacks: Callbacks
   /// Touched only on `queue` (the mutex makes that visible to the compiler).
@@ -42,12 +46,14 @@ package final class HostedListener: Sendable {
   ///   - database: The back end.
   ///   - path: The location followed.
   ///   - token: The credential, nil for an unauthenticated client.
+  ///   - startsShallow: Whether the first event carries the first level of the value only
+  ///     (later events carry the changes as written).
   ///   - onStart: Called once, with the first event (the whole value) or the refusal.
   ///   - send: Called with each later event, in order, one at a time.
   ///   - onEnd: Called once if the back end ends the listen after it started (after the
   ///     `cancel` or `auth_revoked` event).
   package init(
-    database: DatasyncDatabase, path: DatasyncPath, token: String?,
+    database: DatasyncDatabase, path: DatasyncPath, token: String?, startsShallow: Bool = false,
     onStart: @escaping @Sendable (Result<HostedEvent, HostedRefusal>) -> Void,
     send: @escaping @Sendable (HostedEvent) -> Void,
     onEnd: @escaping @Sendable () -> Void
@@ -55,6 +61,7 @@ package final class HostedListener: Sendable {
     self.database = database
     self.path = path
     self.token = token
+    self.startsShallow = startsShallow
     queue = DispatchQueue(label: "datasync.hosted-listener", target: .global())
     callbacks = Callbacks(onStart: onStart, send: send, onEnd: onEnd)
   }
@@ -97,7 +104,7 @@ package final class HostedListener: Sendable {
       finish(start: .failure(HostedRefusal(error, isAuthentication: true)))
     case (.starting, .listenData(_, let value)):
       phase.withLock { $0 = .listening }
-      callbacks.onStart(.success(.put(path: "/", data: value)))
+      callbacks.onStart(.success(.put(path: "/", data: startsShallow ? value.shallow : value)))
     case (.starting, .revoked(_, let error)):
       finish(start: .failure(HostedRefusal(error)))
     case (.listening, .changed(let write)):

@@ -1,6 +1,6 @@
 import Datasync
 
-/// Reads: `GET`, with `shallow`, queries, `print` and entity tags.
+/// Reads: `GET`, with queries, `shallow` (of the query's answer), `print` and entity tags.
 extension RESTHandler {
   func read(_ request: RESTRequest, from database: DatasyncDatabase) throws(RESTError)
     -> HTTPResponse
@@ -16,8 +16,8 @@ extension RESTHandler {
       }
     }
     var shaped = value
-    if request.parameters.isShallow { shaped = value.shallow }
     if let query = request.parameters.query { shaped = query.apply(to: value) }
+    if request.parameters.isShallow { shaped = shaped.shallow }
     let pretty = request.parameters.print == .pretty
     return Self.json(
       shaped.jsonBytes(pretty: pretty), print: request.parameters.print, headers: headers)

@@ -4,21 +4,22 @@ import Synchronization
 /// Streaming reads: `GET` with `Accept: text/event-stream`.
 extension RESTHandler {
   /// Starts a listener at the request's location and answers once it has the data: with an
-  /// event stream whose first event is the `put` of the whole value, or with the refusal (401,
-  /// 403). The stream ends with the listener, and the listener with the stream.
+  /// event stream whose first event is the `put` of the whole value (of its first level with
+  /// `shallow=true`: see ``HostedListener``), or with the refusal (401, 403). The stream ends
+  /// with the listener, and the listener with the stream.
   func openStream(
     _ request: RESTRequest, on database: DatasyncDatabase, responder: HTTPResponder
   ) throws(RESTError) {
-    if request.parameters.query != nil || request.parameters.isShallow {
+    if request.parameters.query != nil {
       throw RESTError(
         .badRequest,
-        "a streaming read follows a whole location: orderBy and shallow are not "
-          + "supported on streams")
+        "a streaming read follows a whole location: orderBy is not supported on streams")
     }
     let slot = StreamSlot()
     let streams = self.streams
     let listener = HostedListener(
       database: database, path: request.path, token: request.token,
+      startsShallow: request.parameters.isShallow,
       onStart: { result in
         switch result {
         case .failure(let refusal):

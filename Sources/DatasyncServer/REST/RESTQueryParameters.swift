@@ -3,7 +3,10 @@ import Datasync
 /// The query parameters of a REST request that shape its answer.
 ///
 /// - `print=pretty` (indented JSON) or `print=silent` (`204 No Content`, no body);
-/// - `shallow=true` (a read keeps only the first level: see ``JSONValue/shallow``);
+/// - `shallow=true` (a read keeps only the first level: see ``JSONValue/shallow``); combined
+///   with `orderBy="$key"` and its bounds and limits, the first level of the children the query
+///   keeps, so that a client pages through a large node's keys without their subtrees (an
+///   extension: hosted databases refuse any parameter next to `shallow`);
 /// - `format=export` (the data with its priorities: without priorities, the data itself);
 /// - `orderBy` (`"$key"`, `"$value"` or `"child/path"`, JSON-quoted) with `startAt`,
 ///   `startAfter`, `endAt`, `endBefore`, `equalTo` (JSON values) and `limitToFirst` or
@@ -56,9 +59,11 @@ struct RESTQueryParameters: Sendable {
         .badRequest, "shallow must be true or false, not \(JSONStringLiteral.quoted(other))")
     }
     query = try Self.query(from: values)
-    if isShallow, query != nil || values["format"] != nil {
+    if isShallow, values["format"] != nil || (query != nil && query?.order != .key) {
       throw RESTError(
-        .badRequest, "shallow cannot be mixed with orderBy, its filters or format=export")
+        .badRequest,
+        "shallow can be combined with orderBy \"$key\" and its filters only, not with "
+          + "another order or format=export")
     }
   }
 

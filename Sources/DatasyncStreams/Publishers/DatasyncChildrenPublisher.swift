@@ -14,8 +14,9 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
   let decode: (DatasyncValue) -> Value?
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == WebcomError {
-    let conduit = StreamConduit(subscriber, label: "DatasyncStreams.children \(node.path)")
-    subscriber.receive(subscription: conduit)
+    let stream = DatasyncStreamSubscription(
+      subscriber, label: "DatasyncStreams.children \(node.path)")
+    subscriber.receive(subscription: stream)
     let state = AccumulatorState(ChildrenAccumulator(decode: decode))
     // Both subscriptions use the same constraint, so they share one view of the client: its value
     // event of a write comes after its own child events of that write and exists whenever they
@@ -26,33 +27,33 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
     do {
       children = try node.subscribeThrows(
         to: .child(addition: true, change: true, removal: true),
-        childrenConstraint: childrenConstraint, stores: false, queue: conduit.queue,
+        childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
         onEvent: { event in state.apply(event) },
-        onCompletion: { [weak conduit] completion in
-          conduit?.finish(streamCompletion(of: completion))
+        onCompletion: { [weak stream] completion in
+          stream?.finish(streamCompletion(of: completion))
         })
     } catch {
-      conduit.finishLater(.failure(error))
+      stream.finishLater(.failure(error))
       return
     }
     let values: DatasyncSubscription
     do {
       values = try node.subscribeThrows(
         to: .valueChange, childrenConstraint: childrenConstraint, stores: false,
-        queue: conduit.queue,
-        onEvent: { [weak conduit] _ in
-          guard let conduit, let emission = state.completeBatch() else { return }
-          conduit.send(emission)
+        queue: stream.queue,
+        onEvent: { [weak stream] _ in
+          guard let stream, let emission = state.completeBatch() else { return }
+          stream.send(emission)
         },
-        onCompletion: { [weak conduit] completion in
-          conduit?.finish(streamCompletion(of: completion))
+        onCompletion: { [weak stream] completion in
+          stream?.finish(streamCompletion(of: completion))
         })
     } catch {
       children.cancel()
-      conduit.finishLater(.failure(error))
+      stream.finishLater(.failure(error))
       return
     }
-    conduit.onTermination {
+    stream.onTermination {
       children.cancel()
       values.cancel()
     }

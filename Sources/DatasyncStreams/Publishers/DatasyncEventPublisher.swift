@@ -16,26 +16,27 @@ struct DatasyncEventPublisher<Output>: Publisher {
   let transform: (DatasyncEvent) -> Output?
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == WebcomError {
-    let conduit = StreamConduit(subscriber, label: "DatasyncStreams.events \(node.path)")
-    subscriber.receive(subscription: conduit)
+    let stream = DatasyncStreamSubscription(
+      subscriber, label: "DatasyncStreams.events \(node.path)")
+    subscriber.receive(subscription: stream)
     let transform = self.transform
     let subscription: DatasyncSubscription
     do {
       subscription = try node.subscribeThrows(
         to: eventType, childrenConstraint: childrenConstraint, stores: false,
-        queue: conduit.queue,
-        onEvent: { [weak conduit] event in
-          guard let conduit, let output = transform(event) else { return }
-          conduit.send(output)
+        queue: stream.queue,
+        onEvent: { [weak stream] event in
+          guard let stream, let output = transform(event) else { return }
+          stream.send(output)
         },
-        onCompletion: { [weak conduit] completion in
-          conduit?.finish(streamCompletion(of: completion))
+        onCompletion: { [weak stream] completion in
+          stream?.finish(streamCompletion(of: completion))
         })
     } catch {
-      conduit.finishLater(.failure(error))
+      stream.finishLater(.failure(error))
       return
     }
-    conduit.onTermination { subscription.cancel() }
+    stream.onTermination { subscription.cancel() }
   }
 }
 

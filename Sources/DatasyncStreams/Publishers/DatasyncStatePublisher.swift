@@ -12,13 +12,13 @@ struct DatasyncStatePublisher: Publisher {
   let manager: DatasyncManager
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == DatasyncState, S.Failure == Never {
-    let conduit = StreamConduit(subscriber, label: "DatasyncStreams.state")
-    subscriber.receive(subscription: conduit)
-    let observation = manager.observeState(queue: conduit.queue) { [weak conduit] state in
-      conduit?.send(state)
+    let stream = DatasyncStreamSubscription(subscriber, label: "DatasyncStreams.state")
+    subscriber.receive(subscription: stream)
+    let observation = manager.observeState(queue: stream.queue) { [weak stream] state in
+      stream?.send(state)
     }
     let manager = self.manager
-    conduit.onTermination {
+    stream.onTermination {
       observation.cancel()
       withExtendedLifetime(manager) {}
     }

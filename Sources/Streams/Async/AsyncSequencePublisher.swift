@@ -40,9 +40,9 @@ private protocol AsyncIteration: Sendable {
   func iterate() async
 }
 
-/// Runs the iteration task of `Publishers.FromAsyncSequence`.
+/// The subscription of `Publishers.FromAsyncSequence`: runs the iteration task.
 private final class AsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence>:
-  Subscription, AsyncIteration, @unchecked Sendable
+  Subscription, AsyncIteration, OperatorNamed, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   private let base: Base
   private let lock = StreamsLock()
@@ -57,6 +57,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     self.downstream = downstream
     self.base = base
   }
+
+  var operatorName: String { "FromAsyncSequence" }
 
   func request(_ newDemand: Subscribers.Demand) {
     lock.lock()

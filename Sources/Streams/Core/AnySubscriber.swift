@@ -73,31 +73,41 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
 /// Whether an ``AnySubscriber`` made from a subject has its subscription and is still open.
 @usableFromInline
-internal final class SubjectInletState: @unchecked Sendable {
+internal final class SubjectInletState {
+  private enum Phase {
+    case awaitingSubscription
+    case subscribed
+    case completed
+  }
+
   private let lock = StreamsLock()
-  // Protected by `lock`: whether a subscription arrived, whether the completion arrived.
-  private var hasSubscription = false
-  private var isCompleted = false
+  // Protected by `lock`.
+  private var phase = Phase.awaitingSubscription
 
   init() {}
 
   /// Takes the first subscription; false for any later one or after the completion.
   func accept() -> Bool {
     lock.withLock {
-      guard !hasSubscription, !isCompleted else { return false }
-      hasSubscription = true
+      guard case .awaitingSubscription = phase else { return false }
+      phase = .subscribed
       return true
     }
   }
 
   /// Whether values are still passed on.
-  var isOpen: Bool { lock.withLock { !isCompleted } }
+  var isOpen: Bool {
+    lock.withLock {
+      if case .completed = phase { return false }
+      return true
+    }
+  }
 
   /// Takes the completion; false if one already arrived.
   func close() -> Bool {
     lock.withLock {
-      guard !isCompleted else { return false }
-      isCompleted = true
+      if case .completed = phase { return false }
+      phase = .completed
       return true
     }
   }

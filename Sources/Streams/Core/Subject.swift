@@ -31,9 +31,7 @@ extension Publisher {
 }
 
 /// The subscriber behind `subscribe(_ subject:)`.
-private final class SubjectForwarder<Downstream: Subject>: Subscriber, Cancellable,
-  @unchecked Sendable
-{
+private final class SubjectForwarder<Downstream: Subject>: Subscriber, Cancellable {
   typealias Input = Downstream.Output
   typealias Failure = Downstream.Failure
 

@@ -10,7 +10,7 @@
 /// The handlers receive the subscription itself (they capture nothing), so they neither allocate
 /// nor form a reference cycle; a subclass casts it back with `unsafeDowncast`.
 @usableFromInline
-internal class HandlerSubscription: Subscription, OperatorNamed, @unchecked Sendable {
+internal class HandlerSubscription: Subscription, OperatorNamed {
   // Both handlers are set in `init` and never change; the subclass guards its own state.
   @usableFromInline let requestHandler: (HandlerSubscription, Subscribers.Demand) -> Void
   @usableFromInline let cancelHandler: (HandlerSubscription) -> Void

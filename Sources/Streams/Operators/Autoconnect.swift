@@ -27,6 +27,7 @@ extension Publishers {
     /// The connectable publisher.
     public let upstream: Upstream
 
+    // `@unchecked Sendable`: immutable; `refCount` is thread-safe by its own lock.
     private let refCount: RefCountedConnection
 
     /// Connects `upstream` while it has subscribers.
@@ -44,7 +45,7 @@ extension Publishers {
 }
 
 /// Counts subscribers and keeps the connections open while there is at least one.
-internal final class RefCountedConnection: @unchecked Sendable {
+internal final class RefCountedConnection {
   private let connect: () -> any Cancellable
   private let lock = StreamsLock()
   // Protected by `lock`: the number of subscribers and the connections made since the count was
@@ -90,7 +91,7 @@ internal final class RefCountedConnection: @unchecked Sendable {
 
 /// Wraps a subscriber of an autoconnected publisher to notice when it leaves.
 internal final class RefCountedSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
-  OperatorNamed, @unchecked Sendable
+  OperatorNamed
 {
   @usableFromInline
   var operatorName: String { "Autoconnect" }

@@ -82,20 +82,21 @@ extension Publishers {
       let subscription = BufferSubscription(
         downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull)
       subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
 
 @usableFromInline
-internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscription<Downstream>,
-  UpstreamOwner, @unchecked Sendable
+internal final class BufferSubscription<Downstream: Subscriber>: StatefulOperatorSubscription<
+  Downstream
+>,
+UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Buffer" }
 
-  // Immutable configuration; the upstream and the done flag are protected by the inherited
-  // `lock`.
+  // Immutable configuration; `upstream` is protected by the inherited `lock`.
   @usableFromInline
   let size: Int
   @usableFromInline
@@ -103,9 +104,7 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
   @usableFromInline
   let whenFull: Publishers.BufferingStrategy<Downstream.Failure>
   @usableFromInline
-  var upstreamSubscription: (any Subscription)?
-  @usableFromInline
-  var isDone = false
+  var upstream = UpstreamState()
 
   @inlinable
   init(
@@ -119,34 +118,33 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !isDone, upstreamSubscription == nil else {
+    guard upstream.attach(subscription, isWanted: !delivery.isClosed) != nil else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstreamSubscription = subscription
     lock.unlock()
     subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
   }
 
   @inlinable
-  override func didDeliver(_ effects: inout RelayEffects) {
-    if prefetch == .keepFull, let upstreamSubscription {
-      effects.request(.max(1), from: upstreamSubscription)
+  override func didDeliverValue(_ effects: inout DeferredEffects) {
+    if prefetch == .keepFull, let subscription = upstream.subscription {
+      effects.request(.max(1), from: subscription)
     }
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Downstream.Input) {
+  func upstream(_ id: Int, didSend value: Downstream.Input) {
     lock.lock()
-    guard !isDone else {
+    guard !upstream.isFinished else {
       lock.unlock()
       return
     }
-    guard outlet.bufferedCount >= size, outlet.unusedDemand == .none else {
-      outlet.push(value)
+    guard delivery.bufferedCount >= size, delivery.unusedDemand == .none else {
+      delivery.push(value)
       lock.unlock()
       drain()
       return
@@ -156,42 +154,35 @@ internal final class BufferSubscription<Downstream: Subscriber>: RelaySubscripti
       lock.unlock()
       withExtendedLifetime(value) {}
     case .dropOldest:
-      let dropped = outlet.dropOldest()
-      outlet.push(value)
+      let dropped = delivery.dropOldest()
+      delivery.push(value)
       lock.unlock()
       withExtendedLifetime(dropped) {}
     case .customError(let makeError):
-      isDone = true
-      let upstream = upstreamSubscription
-      upstreamSubscription = nil
+      let subscription = upstream.finish()
       lock.unlock()
-      upstream?.cancel()
+      subscription?.cancel()
       let error = makeError()
       lock.lock()
-      outlet.finishAfterWaitingValues(.failure(error))
+      delivery.finishAfterWaitingValues(.failure(error))
       lock.unlock()
       drain()
     }
   }
 
   @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    guard !isDone else {
+    guard !upstream.isFinished else {
       lock.unlock()
       return
     }
-    isDone = true
-    upstreamSubscription = nil
-    outlet.finish(completion)
-    lock.unlock()
-    drain()
+    _ = upstream.finish()
+    finishAndUnlock(completion)
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    isDone = true
-    effects.cancel(upstreamSubscription)
-    upstreamSubscription = nil
+  override func didCancel(_ effects: inout DeferredEffects) {
+    effects.cancel(upstream.finish())
   }
 }

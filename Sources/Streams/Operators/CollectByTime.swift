@@ -64,7 +64,7 @@ extension Publishers {
         downstream: subscriber, strategy: strategy, options: options)
       subscription.start()
       subscription.openWindow(generation: 0)
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
@@ -75,13 +75,11 @@ internal struct CollectByTimeState<Value> {
   @usableFromInline
   let maximumCount: Int?
   @usableFromInline
-  var upstream: (any Subscription)?
+  var upstream = UpstreamState()
   @usableFromInline
   var collected: [Value] = []
   @usableFromInline
   var generation: UInt64 = 0
-  @usableFromInline
-  var isDone = false
 
   @inlinable
   init(maximumCount: Int?) {
@@ -96,7 +94,7 @@ internal struct CollectByTimeState<Value> {
 
   @inlinable
   mutating func received(_ value: Value) -> Action {
-    guard !isDone else { return .none }
+    guard !upstream.isFinished else { return .none }
     collected.append(value)
     guard let maximumCount, collected.count >= maximumCount else { return .none }
     generation &+= 1
@@ -106,25 +104,23 @@ internal struct CollectByTimeState<Value> {
 
   @inlinable
   mutating func windowEnded(generation: UInt64) -> Action {
-    guard !isDone, generation == self.generation, !collected.isEmpty else { return .none }
+    guard !upstream.isFinished, generation == self.generation, !collected.isEmpty else {
+      return .none
+    }
     defer { collected = [] }
     return .publish(collected, restartWindow: nil)
   }
 
   @inlinable
   mutating func end() -> (upstream: (any Subscription)?, collected: [Value]) {
-    isDone = true
-    defer {
-      upstream = nil
-      collected = []
-    }
-    return (upstream, collected)
+    defer { collected = [] }
+    return (upstream.finish(), collected)
   }
 }
 
 @usableFromInline
 internal final class CollectByTimeSubscription<Value, Downstream: Subscriber, Context: Scheduler>:
-  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 where Downstream.Input == [Value] {
   @usableFromInline
   override var operatorName: String { "CollectByTime" }
@@ -175,8 +171,9 @@ where Downstream.Input == [Value] {
       self?.windowEnded(generation: generation)
     }
     lock.lock()
-    let replaced = state.isDone || generation != state.generation ? timer : window
-    if !state.isDone, generation == state.generation { window = timer }
+    let isCurrent = !state.upstream.isFinished && generation == state.generation
+    let replaced = isCurrent ? window : timer
+    if isCurrent { window = timer }
     lock.unlock()
     replaced?.cancel()
   }
@@ -184,58 +181,56 @@ where Downstream.Input == [Value] {
   @inlinable
   func windowEnded(generation: UInt64) {
     lock.lock()
-    apply(state.windowEnded(generation: generation))
+    applyAndUnlock(state.windowEnded(generation: generation))
   }
 
   /// Applies `action`; called with the lock held, returns with it released.
   @inlinable
-  func apply(_ action: CollectByTimeState<Value>.Action) {
+  func applyAndUnlock(_ action: CollectByTimeState<Value>.Action) {
     guard case .publish(let values, let restart) = action else {
       lock.unlock()
       return
     }
-    outlet.push(values)
+    delivery.push(values)
     lock.unlock()
     if let restart { openWindow(generation: restart) }
     drain()
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    let accepted = !isEnded && !state.isDone && state.upstream == nil
-    if accepted { state.upstream = subscription }
-    lock.unlock()
-    if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
+    let isAttached = lock.withLock {
+      state.upstream.attach(subscription, isWanted: !delivery.isClosed) != nil
+    }
+    if isAttached { subscription.request(.unlimited) } else { subscription.cancel() }
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Value) {
+  func upstream(_ id: Int, didSend value: Value) {
     lock.lock()
-    apply(state.received(value))
+    applyAndUnlock(state.received(value))
   }
 
   @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     let ended = state.end()
-    if case .finished = completion, !ended.collected.isEmpty { outlet.push(ended.collected) }
-    outlet.finish(completion)
+    if case .finished = completion, !ended.collected.isEmpty { delivery.push(ended.collected) }
     let window = self.window
     self.window = nil
-    lock.unlock()
-    window?.cancel()
-    drain()
+    var effects = DeferredEffects()
+    if let window { effects.run { window.cancel() } }
+    finishAndUnlock(completion, effects: effects)
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
+  override func didCancel(_ effects: inout DeferredEffects) {
     let ended = state.end()
     effects.cancel(ended.upstream)
     if let window {
       effects.run { window.cancel() }
     }
     window = nil
-    effects.run { withExtendedLifetime(ended.collected) {} }
+    effects.release(ended.collected)
   }
 }

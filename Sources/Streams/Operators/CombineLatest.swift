@@ -62,7 +62,6 @@ extension Publisher {
   where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
     Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map(transform)
   }
-
 }
 
 extension Publishers {
@@ -87,16 +86,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = CombineLatestSubscription(downstream: subscriber, count: 2) {
+      let combination = CombineLatestSubscription.started(for: subscriber, upstreams: 2) {
         ($0[0] as! A.Output, $0[1] as! B.Output)
       }
-      subscription.start()
-      a.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
+      combination.attach(a, id: 0)
+      combination.attach(b, id: 1)
     }
   }
 
@@ -124,19 +118,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = CombineLatestSubscription(downstream: subscriber, count: 3) {
+      let combination = CombineLatestSubscription.started(for: subscriber, upstreams: 3) {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
       }
-      subscription.start()
-      a.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
+      combination.attach(a, id: 0)
+      combination.attach(b, id: 1)
+      combination.attach(c, id: 2)
     }
   }
 
@@ -167,70 +154,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = CombineLatestSubscription(downstream: subscriber, count: 4) {
+      let combination = CombineLatestSubscription.started(for: subscriber, upstreams: 4) {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
       }
-      subscription.start()
-      a.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, C.Output>(owner: subscription, index: 2))
-      d.receive(
-        subscriber:
-          ErasedUpstreamLink<CombineLatestSubscription<S>, D.Output>(owner: subscription, index: 3))
-    }
-  }
-}
-
-extension Collection where Element: Publisher {
-  /// Combines the latest values of every publisher of the collection into an array, in
-  /// collection order; same semantics as ``Publisher/combineLatest(_:)``. An empty collection
-  /// finishes at once.
-  ///
-  /// ```swift
-  /// [a, b, c].combineLatest().sink { print($0) }   // [latestA, latestB, latestC]
-  /// ```
-  @inlinable
-  public func combineLatest() -> Publishers.CombineLatestCollection<Self> {
-    Publishers.CombineLatestCollection(self)
-  }
-}
-
-extension Publishers {
-  /// The latest values of a collection of publishers, as an array; see
-  /// ``Swift/Collection/combineLatest()``.
-  public struct CombineLatestCollection<Upstreams: Collection>: Publisher
-  where Upstreams.Element: Publisher {
-    public typealias Output = [Upstreams.Element.Output]
-    public typealias Failure = Upstreams.Element.Failure
-
-    /// The upstream publishers.
-    public let publishers: Upstreams
-
-    /// The combination of `publishers`.
-    @inlinable
-    public init(_ publishers: Upstreams) {
-      self.publishers = publishers
-    }
-
-    @inlinable
-    public func receive<S: Subscriber>(subscriber: S)
-    where S.Input == Output, S.Failure == Failure {
-      let subscription = CombineLatestSubscription(
-        downstream: subscriber, count: publishers.count
-      ) { $0.map { $0 as! Upstreams.Element.Output } }
-      subscription.start()
-      for (index, publisher) in publishers.enumerated() {
-        publisher.receive(
-          subscriber:
-            ErasedUpstreamLink<CombineLatestSubscription<S>, Upstreams.Element.Output>(
-              owner: subscription, index: index))
-      }
+      combination.attach(a, id: 0)
+      combination.attach(b, id: 1)
+      combination.attach(c, id: 2)
+      combination.attach(d, id: 3)
     }
   }
 }

@@ -59,68 +59,56 @@ extension Publishers {
       let subscription = DebounceSubscription(
         downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options)
       subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
 
-/// The state of a debounce: the pending value and the generation of the latest wait.
+/// The state of a debounce: the upstream, the pending value and the generation of the latest
+/// wait.
 @usableFromInline
 internal struct DebounceState<Value> {
   @usableFromInline
-  internal enum Action {
-    case none
-    case startWait(generation: UInt64)
-    case cancelUpstream(any Subscription)
-  }
-
-  @usableFromInline
-  var upstream: (any Subscription)?
+  var upstream = UpstreamState()
   @usableFromInline
   var pending: Value?
   @usableFromInline
   var generation: UInt64 = 0
-  @usableFromInline
-  var isDone = false
 
   @inlinable
-  mutating func subscribed(_ subscription: any Subscription) -> Action {
-    guard !isDone, upstream == nil else { return .cancelUpstream(subscription) }
-    upstream = subscription
-    return .none
-  }
+  init() {}
 
+  /// Keeps `value` as the pending one; the generation of the wait to start, nil once the upstream
+  /// is over.
   @inlinable
-  mutating func received(_ value: Value) -> Action {
-    guard !isDone else { return .none }
+  mutating func received(_ value: Value) -> UInt64? {
+    guard !upstream.isFinished else { return nil }
     pending = value
     generation &+= 1
-    return .startWait(generation: generation)
+    return generation
   }
 
   /// The value to publish when the wait of `generation` ends, if it is still the latest.
   @inlinable
   mutating func waitEnded(generation: UInt64) -> Value? {
-    guard !isDone, generation == self.generation else { return nil }
+    guard !upstream.isFinished, generation == self.generation else { return nil }
     defer { pending = nil }
     return pending
   }
 
-  /// Ends the debounce; returns the upstream to cancel and the dropped pending value.
+  /// Ends the debounce; returns the upstream subscription and the dropped pending value.
   @inlinable
   mutating func end() -> (upstream: (any Subscription)?, dropped: Value?) {
-    isDone = true
-    defer {
-      upstream = nil
-      pending = nil
-    }
-    return (upstream, pending)
+    defer { pending = nil }
+    return (upstream.finish(), pending)
   }
 }
 
+/// The subscription of `debounce`: each value replaces the pending one and restarts the wait;
+/// the pending value is published when a wait ends.
 @usableFromInline
 internal final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>:
-  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Debounce" }
@@ -147,23 +135,20 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    let action = isEnded ? .cancelUpstream(subscription) : state.subscribed(subscription)
-    lock.unlock()
-    if case .cancelUpstream(let subscription) = action {
-      subscription.cancel()
-    } else {
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
+    let isAttached = lock.withLock {
+      state.upstream.attach(subscription, isWanted: !delivery.isClosed) != nil
+    }
+    if isAttached {
       subscription.request(.unlimited)
+    } else {
+      subscription.cancel()
     }
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Downstream.Input) {
-    lock.lock()
-    let action = state.received(value)
-    lock.unlock()
-    guard case .startWait(let generation) = action else { return }
+  func upstream(_ id: Int, didSend value: Downstream.Input) {
+    guard let generation = lock.withLock({ state.received(value) }) else { return }
     scheduler.schedule(
       after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance,
       options: options
@@ -179,32 +164,28 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
       lock.unlock()
       return
     }
-    guard outlet.unusedDemand > 0 else {
+    guard delivery.unusedDemand > 0 else {
       lock.unlock()
       withExtendedLifetime(value) {}
       return
     }
-    emitAndUnlock(value)
+    sendAndUnlock(value)
   }
 
   @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
-    let ended = state.end()
-    lock.unlock()
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    let ended = lock.withLock { state.end() }
     withExtendedLifetime(ended) {}
     scheduler.schedule(options: options) { [self] in
       lock.lock()
-      outlet.finish(completion)
-      lock.unlock()
-      drain()
+      finishAndUnlock(completion)
     }
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
+  override func didCancel(_ effects: inout DeferredEffects) {
     let ended = state.end()
     effects.cancel(ended.upstream)
-    effects.run { withExtendedLifetime(ended.dropped) {} }
+    effects.release(ended.dropped)
   }
 }

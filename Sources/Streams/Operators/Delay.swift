@@ -65,22 +65,21 @@ extension Publishers {
         downstream: subscriber, scheduler: scheduler, options: options, interval: interval,
         tolerance: tolerance)
       subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
 
 /// The subscription of `delay(for:)`: demand passes through, every event is handed to the
-/// scheduler after the delay and then to the outlet.
+/// scheduler after the delay and then to the delivery queue.
 @usableFromInline
 internal final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>:
-  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Delay" }
 
-  // Immutable configuration; `upstreamSubscription` and `pendingDemand` are protected by the
-  // inherited `lock`.
+  // Immutable configuration; `upstream` is protected by the inherited `lock`.
   @usableFromInline
   let scheduler: Context
   @usableFromInline
@@ -90,11 +89,7 @@ internal final class DelaySubscription<Downstream: Subscriber, Context: Schedule
   @usableFromInline
   let tolerance: Context.SchedulerTimeType.Stride
   @usableFromInline
-  var upstreamSubscription: (any Subscription)?
-  @usableFromInline
-  var pendingDemand = Subscribers.Demand.none
-  @usableFromInline
-  var isUpstreamDone = false
+  var upstream = UpstreamState()
 
   @inlinable
   init(
@@ -109,48 +104,37 @@ internal final class DelaySubscription<Downstream: Subscriber, Context: Schedule
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !isUpstreamDone, upstreamSubscription == nil else {
+    guard let demand = upstream.attach(subscription, isWanted: !delivery.isClosed) else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstreamSubscription = subscription
-    let demand = pendingDemand
-    pendingDemand = .none
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    if let upstreamSubscription {
-      effects.request(added, from: upstreamSubscription)
-    } else {
-      pendingDemand += added
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
+    upstream.request(added, into: &effects)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSend value: Downstream.Input) {
+    hand { [self] in
+      lock.lock()
+      sendAndUnlock(value)
     }
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Downstream.Input) {
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    let finished = lock.withLock { upstream.finish() }
+    withExtendedLifetime(finished) {}
     hand { [self] in
       lock.lock()
-      emitAndUnlock(value)
-    }
-  }
-
-  @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
-    isUpstreamDone = true
-    upstreamSubscription = nil
-    lock.unlock()
-    hand { [self] in
-      lock.lock()
-      outlet.finish(completion)
-      lock.unlock()
-      drain()
+      finishAndUnlock(completion)
     }
   }
 
@@ -161,9 +145,7 @@ internal final class DelaySubscription<Downstream: Subscriber, Context: Schedule
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    isUpstreamDone = true
-    effects.cancel(upstreamSubscription)
-    upstreamSubscription = nil
+  override func didCancel(_ effects: inout DeferredEffects) {
+    effects.cancel(upstream.finish())
   }
 }

@@ -1,10 +1,14 @@
 extension Publisher {
   /// Ignores values until `publisher` publishes its first value, then republishes every value.
   ///
-  /// Semantics: the other publisher is asked for one value and cancelled after it; if it fails
-  /// first, the failure is delivered (and the upstream cancelled); if it finishes without
-  /// publishing, no value could ever pass, so the stream finishes. Demand passes through to the
-  /// upstream; each ignored value is replaced by a request for one more.
+  /// Semantics: the other publisher is asked for one value (its later events are ignored); if it
+  /// fails first, the failure is delivered (and the upstream cancelled); if it finishes without
+  /// publishing, no value could ever pass, so the stream finishes. Demand is Combine's: the
+  /// downstream's requests go to the upstream as they are; a value dropped before the other
+  /// publisher published uses up its demand (no other value is asked for in its place); once the
+  /// gate is open each value goes straight through and the demand the downstream returns for it
+  /// goes back to the upstream. Where Combine then still forwards values, and a second
+  /// completion, after such an ending, nothing reaches the downstream after its completion.
   ///
   /// ```swift
   /// sensorReadings.drop(untilOutputFrom: calibrationDone)
@@ -43,12 +47,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = TriggeredSubscription<Upstream.Output, Other, S>(
-        downstream: subscriber, kind: .dropUntil,
-        select: { value, trigger in trigger == nil ? nil : value }, failure: { $0 })
-      subscription.start()
-      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      UntilOutputSubscription<Upstream.Output, Other, S>(
+        downstream: subscriber, role: .drop, otherFailure: { $0 }
+      )
+      .subscribe(upstream, other: other)
     }
   }
 }

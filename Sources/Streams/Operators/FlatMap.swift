@@ -89,93 +89,17 @@ extension Publishers {
       let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
         downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
       subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
 
-/// The state of a flat map: the upstream, the running inner publishers, what has finished.
-@usableFromInline
-internal struct FlatMapState {
-  @usableFromInline
-  var upstream: (any Subscription)?
-  @usableFromInline
-  var inners = InnerSlots()
-  @usableFromInline
-  var nextID = 0
-  @usableFromInline
-  var isUpstreamFinished = false
-  @usableFromInline
-  var isDone = false
-
-  /// Registers a new inner publisher; its id, or nil once done.
-  @inlinable
-  mutating func addInner() -> Int? {
-    guard !isDone else { return nil }
-    nextID += 1
-    inners.reserve(nextID)
-    return nextID
-  }
-
-  @usableFromInline
-  internal enum Ending<Failure: Error> {
-    case none
-    case requestMore(any Subscription)
-    case finish
-    case fail(Failure, cancelling: [any Subscription])
-  }
-
-  @inlinable
-  mutating func innerCompleted<Failure>(
-    _ id: Int, with completion: Subscribers.Completion<Failure>, refills: Bool
-  ) -> Ending<Failure> {
-    guard !isDone, inners.contains(id) else { return .none }
-    _ = inners.remove(id)
-    if case .failure(let error) = completion { return fail(error) }
-    if isUpstreamFinished && inners.isEmpty {
-      isDone = true
-      return .finish
-    }
-    if refills, let upstream { return .requestMore(upstream) }
-    return .none
-  }
-
-  @inlinable
-  mutating func upstreamCompleted<Failure>(
-    with completion: Subscribers.Completion<Failure>
-  ) -> Ending<Failure> {
-    guard !isDone else { return .none }
-    upstream = nil
-    if case .failure(let error) = completion { return fail(error) }
-    isUpstreamFinished = true
-    guard inners.isEmpty else { return .none }
-    isDone = true
-    return .finish
-  }
-
-  @inlinable
-  mutating func fail<Failure>(_ error: Failure) -> Ending<Failure> {
-    isDone = true
-    var cancelling = inners.removeAll()
-    if let upstream { cancelling.append(upstream) }
-    upstream = nil
-    return .fail(error, cancelling: cancelling)
-  }
-
-  @inlinable
-  mutating func end() -> [any Subscription] {
-    isDone = true
-    var cancelling = inners.removeAll()
-    if let upstream { cancelling.append(upstream) }
-    upstream = nil
-    return cancelling
-  }
-}
-
+/// The subscription of `flatMap`: the upstream's values are turned into inner publishers whose
+/// values are merged, as demand allows.
 @usableFromInline
 internal final class FlatMapSubscription<
   Value, Inner: Publisher, Downstream: Subscriber
->: RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
+>: FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "FlatMap" }
@@ -189,13 +113,21 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // Immutable configuration; `state` is protected by the inherited `lock`.
+  // Immutable configuration. Protected by the inherited `lock`: the id of the latest inner
+  // publisher, the inner publisher of each value waiting in the delivery queue (oldest from
+  // `queuedOriginsHead` on), and whether the value being delivered went straight through.
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline
   let transform: (Value) -> Inner
   @usableFromInline
-  var state = FlatMapState()
+  var lastInnerID = 0
+  @usableFromInline
+  var queuedOrigins: [Int] = []
+  @usableFromInline
+  var queuedOriginsHead = 0
+  @usableFromInline
+  var isDeliveringStraight = false
 
   @inlinable
   init(
@@ -208,91 +140,105 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
+    upstreamSubscribed(subscription, asking: maxPublishers)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSend value: Value) {
+    let inner = transform(value)
     lock.lock()
-    guard !isEnded, !state.isDone, state.upstream == nil else {
+    guard delivery.isOpen else {
+      lock.unlock()
+      return
+    }
+    lastInnerID += 1
+    let innerID = lastInnerID
+    merged.reserve(innerID)
+    lock.unlock()
+    inner.receive(subscriber: secondaryLink(innerID))
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    upstreamCompleted(completion)
+  }
+
+  /// An inner publisher is asked for one value at first (for every value once the downstream
+  /// asked for unlimited values), as Combine does.
+  @inlinable
+  func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard delivery.isOpen, merged.attach(id, subscription) else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.upstream = subscription
+    let demand: Subscribers.Demand = delivery.demand == .unlimited ? .unlimited : .max(1)
+    merged.asked(id, for: demand)
     lock.unlock()
-    subscription.request(maxPublishers)
+    subscription.request(demand)
   }
 
+  /// A value that goes straight to the downstream earns its inner publisher one more value (the
+  /// demand returned here); one that waits for demand earns it when it is delivered.
   @inlinable
-  func upstream(_ index: Int, didSend value: Value) {
-    let inner = transform(value)
+  func secondary(_ id: Int, didSend value: Inner.Output) -> Subscribers.Demand {
     lock.lock()
-    let id = state.addInner()
-    lock.unlock()
-    guard let id else { return }
-    inner.receive(subscriber: SecondaryLink(owner: self, id: id))
-  }
-
-  @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
-    apply(state.upstreamCompleted(with: completion))
-  }
-
-  @inlinable
-  func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    let isLive = !isEnded && !state.isDone
-    let effects = state.inners.subscribed(
-      id, subscription, unused: outlet.unusedDemand, isLive: isLive)
-    lock.unlock()
-    effects.perform()
-  }
-
-  @inlinable
-  func secondary(_ id: Int, didSend value: Inner.Output) {
-    lock.lock()
-    let isLive = !state.isDone
-    guard
-      let effects = state.inners.received(id, unused: outlet.unusedDemand, isLive: isLive)
-    else {
+    guard delivery.isOpen, merged.consume(id) else {
       lock.unlock()
+      return .none
+    }
+    let goesStraight =
+      !delivery.isDelivering && delivery.bufferedCount == 0 && delivery.demand > 0
+    var more = Subscribers.Demand.none
+    if goesStraight {
+      isDeliveringStraight = true
+      if delivery.demand != .unlimited {
+        more = .max(1)
+        merged.asked(id, for: more)
+      }
+    } else {
+      queuedOrigins.append(id)
+    }
+    sendAndUnlock(value)
+    return more
+  }
+
+  @inlinable
+  override func didDeliverValue(_ effects: inout DeferredEffects) {
+    if isDeliveringStraight {
+      isDeliveringStraight = false
       return
     }
-    emitAndUnlock(value, effects: effects)
+    guard queuedOriginsHead < queuedOrigins.count else { return }
+    let origin = queuedOrigins[queuedOriginsHead]
+    queuedOriginsHead += 1
+    if queuedOriginsHead == queuedOrigins.count {
+      queuedOrigins.removeAll(keepingCapacity: true)
+      queuedOriginsHead = 0
+    }
+    merged.askOneMore(origin, into: &effects)
+  }
+
+  /// Finite demand asks the inner publishers for nothing more (each value earns its own
+  /// replacement); unlimited demand asks every one of them for unlimited values.
+  @inlinable
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
+    if delivery.demand == .unlimited {
+      merged.refillAll(unused: .unlimited, into: &effects)
+    }
+  }
+
+  @inlinable
+  override func didCancel(_ effects: inout DeferredEffects) {
+    super.didCancel(&effects)
+    queuedOrigins = []
+    queuedOriginsHead = 0
   }
 
   @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {
-    lock.lock()
-    apply(state.innerCompleted(id, with: completion, refills: maxPublishers != .unlimited))
-  }
-
-  /// Applies an ending; called with the lock held, returns with it released.
-  @inlinable
-  func apply(_ ending: FlatMapState.Ending<Downstream.Failure>) {
-    switch ending {
-    case .none:
-      lock.unlock()
-    case .requestMore(let upstream):
-      lock.unlock()
-      upstream.request(.max(1))
-    case .finish:
-      outlet.finish(.finished)
-      lock.unlock()
-      drain()
-    case .fail(let error, let others):
-      outlet.finish(.failure(error))
-      lock.unlock()
-      for other in others { other.cancel() }
-      drain()
-    }
-  }
-
-  @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    state.inners.refillAll(unused: outlet.unusedDemand, into: &effects)
-  }
-
-  @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    for subscription in state.end() { effects.cancel(subscription) }
+    inner(id, didComplete: completion, asksForAnother: maxPublishers != .unlimited)
   }
 }

@@ -2,8 +2,11 @@ extension Publisher {
   /// Replaces each value with the time elapsed since the previous value (or since subscription,
   /// for the first one), measured on `scheduler`'s clock.
   ///
-  /// Demand and completion pass through unchanged. `options` is accepted for symmetry with the
-  /// other scheduler operators and not used: measuring only reads the scheduler's clock.
+  /// The completion passes through unchanged. Demand is Combine's: the downstream's requests go to
+  /// the upstream as they are, and the demand the downstream returns for a value is requested from
+  /// the upstream (not returned to it). Nothing is delivered after a cancel. `options` is accepted
+  /// for symmetry with the other scheduler operators and not used: measuring only reads the
+  /// scheduler's clock.
   ///
   /// ```swift
   /// taps.measureInterval(using: DispatchQueue.main).sink { print($0.magnitude, "ns") }
@@ -39,18 +42,18 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
         subscriber:
-          MeasureIntervalSubscriber<Upstream.Output, S, Context>(
+          MeasureIntervalSubscription<Upstream.Output, S, Context>(
             downstream: subscriber, scheduler: scheduler))
     }
   }
 }
 
-/// Measures between values; the upstream calls it serially, so the last time needs its lock only
-/// against the subscription arriving on another thread.
+/// The subscriber `measureInterval(using:)` attaches to its upstream, and the subscription it gives
+/// the downstream.
 @usableFromInline
-internal final class MeasureIntervalSubscriber<
+internal final class MeasureIntervalSubscription<
   Input, Downstream: Subscriber, Context: Scheduler
->: Subscriber, OperatorNamed, @unchecked Sendable
+>: Subscriber, Subscription, OperatorNamed
 where Downstream.Input == Context.SchedulerTimeType.Stride {
   @usableFromInline
   var operatorName: String { "MeasureInterval" }
@@ -64,7 +67,10 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   let scheduler: Context
   @usableFromInline
   let lock = StreamsLock()
-  // Protected by `lock`: the time of the previous value (or of the subscription).
+  // Protected by `lock`: the upstream, and the time of the previous value (or of the
+  // subscription).
+  @usableFromInline
+  var upstream = UpstreamState()
   @usableFromInline
   var last: Context.SchedulerTimeType?
 
@@ -77,22 +83,48 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   @inlinable
   func receive(subscription: any Subscription) {
     let now = scheduler.now
-    lock.withLock { last = now }
-    downstream.receive(subscription: subscription)
+    let isAttached = lock.withLock {
+      guard upstream.attach(subscription) != nil else { return false }
+      last = now
+      return true
+    }
+    guard isAttached else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let now = scheduler.now
-    let previous = lock.withLock {
-      defer { last = now }
-      return last ?? now
+    lock.lock()
+    guard let subscription = upstream.subscription else {
+      lock.unlock()
+      return .none
     }
-    return downstream.receive(previous.distance(to: now))
+    let previous = last ?? now
+    last = now
+    lock.unlock()
+    let more = downstream.receive(previous.distance(to: now))
+    if more > 0 { subscription.request(more) }
+    return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
+    guard let finished = lock.withLock({ upstream.finish() }) else { return }
+    withExtendedLifetime(finished) {}
     downstream.receive(completion: completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { upstream.subscription }?.request(demand)
+  }
+
+  @inlinable
+  func cancel() {
+    lock.withLock { upstream.finish() }?.cancel()
   }
 }

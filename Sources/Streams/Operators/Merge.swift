@@ -115,10 +115,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: 2)
-      subscription.start()
-      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
-      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
+      let merge = MergeSubscription.started(for: subscriber, upstreams: 2)
+      a.receive(subscriber: merge.link(0))
+      b.receive(subscriber: merge.link(1))
     }
   }
 
@@ -146,11 +145,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: 3)
-      subscription.start()
-      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
-      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
-      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
+      let merge = MergeSubscription.started(for: subscriber, upstreams: 3)
+      a.receive(subscriber: merge.link(0))
+      b.receive(subscriber: merge.link(1))
+      c.receive(subscriber: merge.link(2))
     }
   }
 
@@ -184,12 +182,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: 4)
-      subscription.start()
-      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
-      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
-      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
-      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
+      let merge = MergeSubscription.started(for: subscriber, upstreams: 4)
+      a.receive(subscriber: merge.link(0))
+      b.receive(subscriber: merge.link(1))
+      c.receive(subscriber: merge.link(2))
+      d.receive(subscriber: merge.link(3))
     }
   }
 
@@ -227,13 +224,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: 5)
-      subscription.start()
-      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
-      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
-      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
-      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
-      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
+      let merge = MergeSubscription.started(for: subscriber, upstreams: 5)
+      a.receive(subscriber: merge.link(0))
+      b.receive(subscriber: merge.link(1))
+      c.receive(subscriber: merge.link(2))
+      d.receive(subscriber: merge.link(3))
+      e.receive(subscriber: merge.link(4))
     }
   }
 
@@ -276,14 +272,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: 6)
-      subscription.start()
-      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
-      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
-      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
-      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
-      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
-      f.receive(subscriber: UpstreamLink(owner: subscription, index: 5))
+      let merge = MergeSubscription.started(for: subscriber, upstreams: 6)
+      a.receive(subscriber: merge.link(0))
+      b.receive(subscriber: merge.link(1))
+      c.receive(subscriber: merge.link(2))
+      d.receive(subscriber: merge.link(3))
+      e.receive(subscriber: merge.link(4))
+      f.receive(subscriber: merge.link(5))
     }
   }
 
@@ -329,15 +324,14 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: 7)
-      subscription.start()
-      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
-      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
-      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
-      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
-      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
-      f.receive(subscriber: UpstreamLink(owner: subscription, index: 5))
-      g.receive(subscriber: UpstreamLink(owner: subscription, index: 6))
+      let merge = MergeSubscription.started(for: subscriber, upstreams: 7)
+      a.receive(subscriber: merge.link(0))
+      b.receive(subscriber: merge.link(1))
+      c.receive(subscriber: merge.link(2))
+      d.receive(subscriber: merge.link(3))
+      e.receive(subscriber: merge.link(4))
+      f.receive(subscriber: merge.link(5))
+      g.receive(subscriber: merge.link(6))
     }
   }
 
@@ -388,59 +382,15 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: 8)
-      subscription.start()
-      a.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
-      b.receive(subscriber: UpstreamLink(owner: subscription, index: 1))
-      c.receive(subscriber: UpstreamLink(owner: subscription, index: 2))
-      d.receive(subscriber: UpstreamLink(owner: subscription, index: 3))
-      e.receive(subscriber: UpstreamLink(owner: subscription, index: 4))
-      f.receive(subscriber: UpstreamLink(owner: subscription, index: 5))
-      g.receive(subscriber: UpstreamLink(owner: subscription, index: 6))
-      h.receive(subscriber: UpstreamLink(owner: subscription, index: 7))
-    }
-  }
-
-  /// A publisher of the values of any number of upstreams of one type, interleaved.
-  ///
-  /// Same semantics as ``Publisher/merge(with:)``; with no upstream it finishes at once.
-  ///
-  /// ```swift
-  /// Publishers.MergeMany(feeds).sink { print($0) }
-  /// ```
-  public struct MergeMany<Upstream: Publisher>: Publisher {
-    public typealias Output = Upstream.Output
-    public typealias Failure = Upstream.Failure
-
-    /// The upstreams.
-    public let publishers: [Upstream]
-
-    /// The merge of `upstream`.
-    @inlinable
-    public init(_ upstream: Upstream...) {
-      publishers = upstream
-    }
-
-    /// The merge of the publishers of `upstream`.
-    @inlinable
-    public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
-      publishers = Array(upstream)
-    }
-
-    @inlinable
-    public func receive<S: Subscriber>(subscriber: S)
-    where S.Input == Output, S.Failure == Failure {
-      let subscription = MergeSubscription(downstream: subscriber, count: publishers.count)
-      subscription.start()
-      for (index, publisher) in publishers.enumerated() {
-        publisher.receive(subscriber: UpstreamLink(owner: subscription, index: index))
-      }
-    }
-
-    /// This merge with one more upstream.
-    @inlinable
-    public func merge(with other: Upstream) -> MergeMany<Upstream> {
-      MergeMany(publishers + [other])
+      let merge = MergeSubscription.started(for: subscriber, upstreams: 8)
+      a.receive(subscriber: merge.link(0))
+      b.receive(subscriber: merge.link(1))
+      c.receive(subscriber: merge.link(2))
+      d.receive(subscriber: merge.link(3))
+      e.receive(subscriber: merge.link(4))
+      f.receive(subscriber: merge.link(5))
+      g.receive(subscriber: merge.link(6))
+      h.receive(subscriber: merge.link(7))
     }
   }
 }

@@ -3,9 +3,10 @@ extension Publisher {
   /// called.
   ///
   /// The subject is made on the first subscription or connection and then reused. Subscribers
-  /// attach to the subject; `connect()` subscribes the subject to this publisher, and cancelling
-  /// its result disconnects. Use ``Publishers/Multicast/autoconnect()`` to connect on the first
-  /// subscriber.
+  /// attach to the subject, each through a subscription named `Multicast` that passes their
+  /// demand to the subject as it is, as Combine's does; `connect()` subscribes the subject to this
+  /// publisher, and cancelling its result disconnects. Use
+  /// ``Publishers/Multicast/autoconnect()`` to connect on the first subscriber.
   ///
   /// ```swift
   /// let shared = expensive.multicast { PassthroughSubject<Int, Never>() }
@@ -66,7 +67,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      subject.subscribe(subscriber)
+      subject.subscribe(MulticastSubscription(downstream: subscriber))
     }
 
     /// Subscribes the subject to the upstream; cancel the result to disconnect.
@@ -76,40 +77,51 @@ extension Publishers {
   }
 }
 
-extension Publisher {
-  /// Makes this publisher connectable: subscribers share one subscription to it, which starts on
-  /// `connect()`.
-  ///
-  /// ```swift
-  /// let connectable = values.makeConnectable()
-  /// connectable.sink { print($0) }.store(in: &cancellables)
-  /// connectable.connect().store(in: &cancellables)
-  /// ```
-  public func makeConnectable() -> Publishers.MakeConnectable<Self> {
-    Publishers.MakeConnectable(upstream: self)
+/// The subscriber `Multicast` attaches to its subject for each of its subscribers, and the
+/// subscription it gives them: events and demand pass through unchanged.
+internal final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription,
+  OperatorNamed
+{
+  var operatorName: String { "Multicast" }
+
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  private let lock = StreamsLock()
+  // Protected by `lock`: the subject's subscription, until completion or cancel.
+  private var upstream = UpstreamState()
+
+  init(downstream: Downstream) {
+    self.downstream = downstream
   }
-}
 
-extension Publishers {
-  /// A connectable publisher sharing its upstream through a `PassthroughSubject`.
-  public struct MakeConnectable<Upstream: Publisher>: ConnectablePublisher {
-    public typealias Output = Upstream.Output
-    public typealias Failure = Upstream.Failure
-
-    private let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
-
-    /// A connectable version of `upstream`.
-    public init(upstream: Upstream) {
-      inner = Multicast(upstream: upstream) { PassthroughSubject() }
+  func receive(subscription: any Subscription) {
+    guard lock.withLock({ upstream.attach(subscription) }) != nil else {
+      subscription.cancel()
+      return
     }
+    downstream.receive(subscription: self)
+  }
 
-    public func receive<S: Subscriber>(subscriber: S)
-    where S.Input == Output, S.Failure == Failure {
-      inner.receive(subscriber: subscriber)
-    }
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard !lock.withLock({ upstream.isFinished }) else { return .none }
+    return downstream.receive(input)
+  }
 
-    public func connect() -> any Cancellable {
-      inner.connect()
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let wasLive = lock.withLock {
+      defer { _ = upstream.finish() }
+      return !upstream.isFinished
     }
+    if wasLive { downstream.receive(completion: completion) }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { upstream.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    lock.withLock { upstream.finish() }?.cancel()
   }
 }

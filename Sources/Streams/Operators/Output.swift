@@ -14,8 +14,12 @@ extension Publisher {
   /// Delivers only the values whose indices (counting from 0) are in `range`, cancelling the
   /// upstream and finishing after the last one.
   ///
-  /// Values before the range are dropped and replaced by requests for one more upstream value.
-  /// Negative bounds are clamped to 0.
+  /// Demand is Combine's: the downstream's requests go to the upstream as they are; each value
+  /// before the range is dropped and the upstream asked for one more in its place; a value in the
+  /// range goes straight through, and the demand the downstream returns for it (even for the last
+  /// one) goes back to the upstream. Negative bounds are clamped to 0, where Combine traps.
+  /// Whether Combine finishes right after the last value of the range or only when the next
+  /// upstream value arrives could not be established; this finishes right after it.
   @inlinable
   public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self>
   where R.Bound == Int {

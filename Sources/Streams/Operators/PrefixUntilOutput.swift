@@ -1,10 +1,12 @@
 extension Publisher {
   /// Republishes values until `publisher` publishes its first value, then finishes.
   ///
-  /// Semantics (as Combine's): when the other publisher publishes, the upstream and the other
-  /// publisher are cancelled and the downstream finishes; if the other publisher completes
-  /// (finish or failure) without publishing, it is ignored and values keep flowing. Demand passes
-  /// through to the upstream.
+  /// Semantics (as Combine's): the other publisher is asked for one value; when it publishes,
+  /// the upstream is cancelled and the downstream finishes; if it completes (finish or failure)
+  /// without publishing, it is ignored and values keep flowing. Demand is Combine's: the
+  /// downstream's requests go to the upstream as they are, each value goes straight through and
+  /// the demand the downstream returns for it goes back to the upstream. The upstream finishing
+  /// cancels the other publisher.
   ///
   /// ```swift
   /// ticks.prefix(untilOutputFrom: stopButtonTaps)
@@ -42,11 +44,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = TriggeredSubscription<Upstream.Output, Other, S>(
-        downstream: subscriber, kind: .prefixUntil, select: { value, _ in value }, failure: nil)
-      subscription.start()
-      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      UntilOutputSubscription<Upstream.Output, Other, S>(
+        downstream: subscriber, role: .prefix, otherFailure: nil
+      )
+      .subscribe(upstream, other: other)
     }
   }
 }

@@ -71,7 +71,7 @@ extension Publishers {
 
 /// Writes lines to a stream one at a time: the thread that finds no write in progress writes,
 /// with the lock released, every line queued until the queue is empty.
-private final class LineWriter: @unchecked Sendable {
+private final class LineWriter {
   private let prefix: String
   private let lock = StreamsLock()
   // Protected by `lock`: the queued lines and whether a thread is writing. `stream` belongs to the

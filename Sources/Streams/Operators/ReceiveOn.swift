@@ -60,7 +60,7 @@ extension Publishers {
 /// delivers the released events in order.
 @usableFromInline
 internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>:
-  Subscriber, Subscription, OperatorNamed, @unchecked Sendable
+  Subscriber, Subscription, OperatorNamed
 {
   @usableFromInline
   var operatorName: String { "ReceiveOn" }
@@ -74,17 +74,25 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     case completion(Subscribers.Completion<Failure>)
   }
 
+  /// Where the subscriber stands with its upstream.
+  @usableFromInline
+  enum UpstreamPhase {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// The upstream completed; its completion is queued.
+    case completed
+    /// The downstream cancelled; events already queued are still delivered.
+    case cancelled
+  }
+
   @usableFromInline let scheduler: Context
   @usableFromInline let options: Context.SchedulerOptions?
   @usableFromInline let lock = StreamsLock()
-  // Protected by `lock`: the downstream (released after its completion), the upstream
-  // subscription (until cancel or completion), whether the downstream cancelled, whether the
-  // upstream completed, the events waiting (oldest at `head`), how many of them their scheduled
-  // action released, and whether a thread is delivering.
+  // Protected by `lock`: the downstream (released after its completion), where the upstream
+  // stands, the events waiting (oldest at `head`), how many of them their scheduled action
+  // released, and whether a thread is delivering.
   @usableFromInline var downstream: Downstream?
-  @usableFromInline var upstream: (any Subscription)?
-  @usableFromInline var isCancelled = false
-  @usableFromInline var isUpstreamDone = false
+  @usableFromInline var upstream = UpstreamPhase.awaitingSubscription
   @usableFromInline var events: [Event] = []
   @usableFromInline var head = 0
   @usableFromInline var released = 0
@@ -97,15 +105,22 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
     self.options = options
   }
 
+  /// The upstream subscription while it may still be asked for values.
+  @inlinable
+  var liveUpstream: (any Subscription)? {
+    if case .subscribed(let subscription) = upstream { return subscription }
+    return nil
+  }
+
   @inlinable
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard let downstream, upstream == nil, !isCancelled, !isUpstreamDone else {
+    guard let downstream, case .awaitingSubscription = upstream else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    upstream = .subscribed(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
   }
@@ -118,26 +133,29 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    let finished = upstream
-    upstream = nil
-    lock.unlock()
-    withExtendedLifetime(finished) {}
     enqueue(.completion(completion))
   }
 
-  /// Queues an event and hands its release to the scheduler; drops it after a cancel or after
-  /// the upstream's completion.
+  /// Queues `event` and hands one release to the scheduler; nothing is queued after the
+  /// completion or a cancel.
   @inlinable
   func enqueue(_ event: Event) {
     lock.lock()
-    guard !isCancelled, !isUpstreamDone else {
+    switch upstream {
+    case .completed, .cancelled:
       lock.unlock()
       return
+    case .awaitingSubscription, .subscribed:
+      break
     }
-    if case .completion = event { isUpstreamDone = true }
+    var finished: (any Subscription)?
+    if case .completion = event {
+      finished = liveUpstream
+      upstream = .completed
+    }
     events.append(event)
     lock.unlock()
+    withExtendedLifetime(finished) {}
     scheduler.schedule(options: options) { [self] in
       releaseOne()
     }
@@ -166,10 +184,7 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
       case .value(let value):
         let more = downstream.receive(value)
         if more > 0 {
-          lock.lock()
-          let upstream = isCancelled ? nil : self.upstream
-          lock.unlock()
-          upstream?.request(more)
+          lock.withLock { liveUpstream }?.request(more)
         }
         lock.lock()
       case .completion(let completion):
@@ -186,19 +201,15 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    lock.lock()
-    let upstream = isCancelled ? nil : self.upstream
-    lock.unlock()
-    upstream?.request(demand)
+    lock.withLock { liveUpstream }?.request(demand)
   }
 
   @inlinable
   func cancel() {
-    lock.lock()
-    isCancelled = true
-    let upstream = self.upstream
-    self.upstream = nil
-    lock.unlock()
-    upstream?.cancel()
+    let subscription = lock.withLock {
+      defer { upstream = .cancelled }
+      return liveUpstream
+    }
+    subscription?.cancel()
   }
 }

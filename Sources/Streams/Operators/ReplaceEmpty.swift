@@ -5,6 +5,12 @@ extension Publisher {
   /// The replacement is delivered only when the downstream has demand for it; if it has none when
   /// the upstream finishes, the replacement and `.finished` wait for its next request.
   ///
+  /// Demand is Combine's: once the downstream has the subscription, the upstream is asked for
+  /// unlimited values, and the downstream's requests are passed on as they are. Where Combine
+  /// then hands the downstream values beyond its demand, these wait here until it asks for them;
+  /// a failure is delivered as soon as the downstream is free, dropping the values still
+  /// waiting.
+  ///
   /// ```swift
   /// let cancellable = [Int]().publisher.replaceEmpty(with: 0).sink { print($0) }  // 0
   /// ```
@@ -35,10 +41,84 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(
-        subscriber:
-          ReplacingSubscriber<Failure, S>(
-            downstream: subscriber, replacement: output, replacesEmpty: true, convert: { $0 }))
+      let subscription = ReplaceEmptySubscription(downstream: subscriber, replacement: output)
+      subscription.start()
+      upstream.receive(subscriber: subscription.link(0))
     }
+  }
+}
+
+/// The subscription of `replaceEmpty(with:)`.
+@usableFromInline
+internal final class ReplaceEmptySubscription<Downstream: Subscriber>:
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
+{
+  @usableFromInline
+  override var operatorName: String { "ReplaceEmpty" }
+
+  @usableFromInline
+  typealias UpstreamOutput = Downstream.Input
+  @usableFromInline
+  typealias UpstreamFailure = Downstream.Failure
+
+  // `replacement` is immutable. Protected by the inherited `lock`: the upstream, and whether it
+  // published a value.
+  @usableFromInline
+  let replacement: Downstream.Input
+  @usableFromInline
+  var upstream = UpstreamState()
+  @usableFromInline
+  var hasPublished = false
+
+  @inlinable
+  init(downstream: Downstream, replacement: Downstream.Input) {
+    self.replacement = replacement
+    super.init(downstream: downstream)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard let demand = upstream.attach(subscription, isWanted: !delivery.isClosed) else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
+    subscription.request(.unlimited)
+  }
+
+  @inlinable
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
+    upstream.request(added, into: &effects)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSend value: Downstream.Input) {
+    lock.lock()
+    guard !upstream.isFinished else {
+      lock.unlock()
+      return
+    }
+    hasPublished = true
+    sendAndUnlock(value)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    guard !upstream.isFinished else {
+      lock.unlock()
+      return
+    }
+    _ = upstream.finish()
+    if case .finished = completion, !hasPublished { delivery.push(replacement) }
+    finishAndUnlock(completion)
+  }
+
+  @inlinable
+  override func didCancel(_ effects: inout DeferredEffects) {
+    effects.cancel(upstream.finish())
   }
 }

@@ -69,7 +69,7 @@ extension Publishers {
 /// The retries left to a `retry` subscription, and whether a retry was asked for while the
 /// upstream was still being subscribed (the subscribing loop then makes it).
 @usableFromInline
-internal final class RetryAttempts: @unchecked Sendable {
+internal final class RetryAttempts {
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the retries left (nil or negative: no limit), whether a subscription to
   // the upstream is in progress, whether a retry is waiting for it to return.

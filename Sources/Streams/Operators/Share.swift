@@ -27,7 +27,7 @@ extension Publishers {
     /// The shared publisher.
     public let upstream: Upstream
 
-    // Immutable; thread-safe by its own locks.
+    // `@unchecked Sendable`: immutable; `inner` is thread-safe by its own locks.
     private let inner: Autoconnect<Multicast<Upstream, PassthroughSubject<Output, Failure>>>
 
     /// A shared `upstream`.

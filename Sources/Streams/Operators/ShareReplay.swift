@@ -30,7 +30,7 @@ extension Publishers {
     /// How many of the last values are replayed.
     public let count: Int
 
-    // Immutable; thread-safe by its own locks.
+    // `@unchecked Sendable`: immutable; `inner` is thread-safe by its own locks.
     private let inner: Autoconnect<Multicast<Upstream, ReplaySubject<Output, Failure>>>
 
     /// A shared `upstream` replaying its last `count` values.
@@ -50,155 +50,49 @@ extension Publishers {
 
 /// A subject that keeps its last `capacity` values and gives them to each new subscriber.
 ///
-/// Each subscriber has its own queue (a ``RelaySubscription``), so values wait for its demand.
+/// Built on ``SubjectCore``; each subscriber has its own queue (a ``SubjectSubscription`` of the
+/// replay kind), so values wait for its demand. Its upstreams are asked for values at once.
 internal final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  // `@unchecked Sendable`: `core`'s lock guards `buffer`; `capacity` is immutable.
   private let capacity: Int
-  private let lock = StreamsLock()
-  // Protected by `lock`: the replay buffer, the subscribers in subscription order, the
-  // completion once sent and the upstream subscriptions.
+  private let core = SubjectCore<Output, Failure>(asksUpstreamsAtOnce: true)
   private var buffer: [Output] = []
-  private var conduits: [ReplayConduitBase<Output, Failure>] = []
-  private var completion: Subscribers.Completion<Failure>?
-  private var upstreams: [any Subscription] = []
 
   init(capacity: Int) {
     self.capacity = capacity
   }
 
   func send(_ value: Output) {
-    lock.lock()
-    guard completion == nil else {
-      lock.unlock()
-      return
-    }
-    if capacity > 0 {
-      if buffer.count == capacity { buffer.removeFirst() }
-      buffer.append(value)
-    }
-    let targets = conduits
-    lock.unlock()
-    for conduit in targets { conduit.offer(value) }
+    let capacity = self.capacity
+    guard
+      let (conduits, _) = core.prepareSend({ _ in
+        guard capacity > 0 else { return }
+        if buffer.count == capacity { buffer.removeFirst() }
+        buffer.append(value)
+      })
+    else { return }
+    for conduit in conduits { conduit.offer(value, sequence: 0) }
   }
 
   func send(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard self.completion == nil else {
-      lock.unlock()
-      return
-    }
-    self.completion = completion
-    let targets = conduits
-    let released = upstreams
-    conduits = []
-    upstreams = []
-    lock.unlock()
-    for conduit in targets { conduit.finish(completion) }
-    withExtendedLifetime(released) {}
+    core.complete(completion)
   }
 
   func send(subscription: any Subscription) {
-    lock.lock()
-    let accepted = completion == nil
-    if accepted { upstreams.append(subscription) }
-    lock.unlock()
-    if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+    core.accept(upstream: subscription)
   }
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let conduit = ReplayConduit(downstream: subscriber, owner: self)
-    lock.lock()
-    conduit.prefill(buffer, completion: completion)
-    if completion == nil { conduits.append(conduit) }
-    lock.unlock()
-    conduit.start()
-  }
-
-  func detach(_ conduit: ReplayConduitBase<Output, Failure>) {
-    lock.lock()
-    let index = conduits.firstIndex { $0 === conduit }
-    let removed = index.map { conduits.remove(at: $0) }
-    lock.unlock()
-    withExtendedLifetime(removed) {}
+    core.subscribe(subscriber, owner: self, kind: .replay) { buffer }
   }
 }
 
-/// A replay subject's link to one subscriber, seen without the subscriber's type.
-internal class ReplayConduitBase<Output, Failure: Error>: @unchecked Sendable {
-  func offer(_ value: Output) {}
-  func finish(_ completion: Subscribers.Completion<Failure>) {}
-}
-
-internal final class ReplayConduit<Downstream: Subscriber>: ReplayConduitBase<
-  Downstream.Input, Downstream.Failure
->, @unchecked Sendable
-{
-  private let relay: ReplayRelay<Downstream>
-
-  init(downstream: Downstream, owner: ReplaySubject<Downstream.Input, Downstream.Failure>) {
-    relay = ReplayRelay(downstream: downstream)
-    super.init()
-    relay.onCancel = { [weak self, weak owner] in
-      guard let self, let owner else { return }
-      owner.detach(self)
-    }
+extension ReplaySubject: SubjectConduitOwner {
+  func detach(_ conduit: ObjectIdentifier) {
+    core.detach(conduit)
   }
 
-  /// Queues the replayed values (and completion) before the subscriber is attached. Called with
-  /// the subject's lock held; takes only the relay's lock.
-  func prefill(
-    _ values: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>?
-  ) {
-    relay.prefill(values, completion: completion)
-  }
+  func downstreamDidDemand() {}
 
-  func start() { relay.start() }
-
-  override func offer(_ value: Downstream.Input) { relay.offer(value) }
-
-  override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    relay.finishWith(completion)
-  }
-}
-
-/// The subscription a replay subject gives each subscriber: a queue drained as demand allows.
-internal final class ReplayRelay<Downstream: Subscriber>: RelaySubscription<Downstream>,
-  @unchecked Sendable
-{
-  @usableFromInline
-  override var operatorName: String { "ShareReplay" }
-
-  // Set once before `start()`; read under the inherited `lock`.
-  var onCancel: (() -> Void)?
-
-  override init(downstream: Downstream) {
-    super.init(downstream: downstream)
-    outlet.isDelivering = true
-  }
-
-  func prefill(
-    _ values: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>?
-  ) {
-    lock.lock()
-    for value in values { outlet.push(value) }
-    if let completion { outlet.finish(completion) }
-    lock.unlock()
-  }
-
-  func offer(_ value: Downstream.Input) {
-    lock.lock()
-    emitAndUnlock(value)
-  }
-
-  func finishWith(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
-    outlet.finish(completion)
-    onCancel = nil
-    lock.unlock()
-    drain()
-  }
-
-  override func didCancel(_ effects: inout RelayEffects) {
-    if let onCancel { effects.run(onCancel) }
-    onCancel = nil
-  }
+  func currentValue() -> (value: Output, sequence: UInt64)? { nil }
 }

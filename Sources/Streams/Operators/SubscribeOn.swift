@@ -52,7 +52,7 @@ extension Publishers {
 /// Forwards events downstream and moves requests and cancels to the scheduler.
 @usableFromInline
 internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Scheduler>: Subscriber,
-  Subscription, OperatorNamed, @unchecked Sendable
+  Subscription, OperatorNamed
 {
   @usableFromInline
   var operatorName: String { "SubscribeOn" }
@@ -70,14 +70,10 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
   let options: Context.SchedulerOptions?
   @usableFromInline
   let lock = StreamsLock()
-  // Protected by `lock`: the upstream subscription until cancel or completion, and whether the
-  // downstream cancelled or was completed (nothing reaches it after either).
+  // Protected by `lock`: the upstream subscription until cancel or completion, after which
+  // nothing reaches the downstream.
   @usableFromInline
-  var upstream: (any Subscription)?
-  @usableFromInline
-  var isCancelled = false
-  @usableFromInline
-  var isCompleted = false
+  var upstream = UpstreamState()
 
   @inlinable
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -88,38 +84,27 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
 
   @inlinable
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard !isCancelled, !isCompleted, upstream == nil else {
-      lock.unlock()
+    guard lock.withLock({ upstream.attach(subscription) }) != nil else {
       subscription.cancel()
       return
     }
-    upstream = subscription
-    lock.unlock()
     downstream.receive(subscription: self)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    guard !isCancelled, !isCompleted else {
-      lock.unlock()
-      return .none
-    }
-    lock.unlock()
+    guard !lock.withLock({ upstream.isFinished }) else { return .none }
     return downstream.receive(input)
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard !isCancelled, !isCompleted else {
+    guard !upstream.isFinished else {
       lock.unlock()
       return
     }
-    isCompleted = true
-    let finished = upstream
-    upstream = nil
+    let finished = upstream.finish()
     lock.unlock()
     withExtendedLifetime(finished) {}
     downstream.receive(completion: completion)
@@ -127,18 +112,13 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    guard let upstream = lock.withLock({ upstream }) else { return }
-    scheduler.schedule(options: options) { upstream.request(demand) }
+    guard let subscription = lock.withLock({ upstream.subscription }) else { return }
+    scheduler.schedule(options: options) { subscription.request(demand) }
   }
 
   @inlinable
   func cancel() {
-    let upstream = lock.withLock {
-      isCancelled = true
-      defer { self.upstream = nil }
-      return self.upstream
-    }
-    guard let upstream else { return }
-    scheduler.schedule(options: options) { upstream.cancel() }
+    guard let subscription = lock.withLock({ upstream.finish() }) else { return }
+    scheduler.schedule(options: options) { subscription.cancel() }
   }
 }

@@ -73,85 +73,16 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
       subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
 
-/// The state of a switch: the upstream, the current inner publisher, what has finished.
-@usableFromInline
-internal struct SwitchToLatestState {
-  @usableFromInline
-  var upstream: (any Subscription)?
-  @usableFromInline
-  var inners = InnerSlots(asksForAllUnused: true)
-  @usableFromInline
-  var currentID = 0
-  @usableFromInline
-  var isUpstreamFinished = false
-  @usableFromInline
-  var isDone = false
-
-  /// Switches to a new inner publisher: its id and the previous one's subscription to cancel.
-  @inlinable
-  mutating func switchInner() -> (id: Int, previous: (any Subscription)?)? {
-    guard !isDone else { return nil }
-    let previous = inners.remove(currentID)
-    currentID += 1
-    inners.reserve(currentID)
-    return (currentID, previous)
-  }
-
-  @usableFromInline
-  internal enum Ending<Failure: Error> {
-    case none
-    case finish
-    case fail(Failure, cancelling: [any Subscription])
-  }
-
-  @inlinable
-  mutating func innerCompleted<Failure>(
-    _ id: Int, with completion: Subscribers.Completion<Failure>
-  ) -> Ending<Failure> {
-    guard !isDone, id == currentID, inners.contains(id) else { return .none }
-    _ = inners.remove(id)
-    if case .failure(let error) = completion { return fail(error) }
-    guard isUpstreamFinished else { return .none }
-    isDone = true
-    return .finish
-  }
-
-  @inlinable
-  mutating func upstreamCompleted<Failure>(
-    with completion: Subscribers.Completion<Failure>
-  ) -> Ending<Failure> {
-    guard !isDone else { return .none }
-    upstream = nil
-    if case .failure(let error) = completion { return fail(error) }
-    isUpstreamFinished = true
-    guard inners.isEmpty else { return .none }
-    isDone = true
-    return .finish
-  }
-
-  @inlinable
-  mutating func fail<Failure>(_ error: Failure) -> Ending<Failure> {
-    .fail(error, cancelling: end())
-  }
-
-  @inlinable
-  mutating func end() -> [any Subscription] {
-    isDone = true
-    var cancelling = inners.removeAll()
-    if let upstream { cancelling.append(upstream) }
-    upstream = nil
-    return cancelling
-  }
-}
-
+/// The subscription of `switchToLatest`: the values of the latest inner publisher, the previous
+/// one cancelled.
 @usableFromInline
 internal final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>:
-  RelaySubscription<Downstream>, UpstreamOwner, SecondaryOwner, @unchecked Sendable
+  FlatteningSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "SwitchToLatest" }
@@ -165,93 +96,55 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   typealias SecondaryFailure = Inner.Failure
 
-  // Protected by the inherited `lock`.
+  // Protected by the inherited `lock`: the id of the current inner publisher (the
+  // only one in `merged`, which asks it for all the unused demand).
   @usableFromInline
-  var state = SwitchToLatestState()
+  var currentID = 0
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  init(downstream: Downstream) {
+    super.init(downstream: downstream, merged: UpstreamPool(asksForAllUnused: true))
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
+    upstreamSubscribed(subscription, asking: .unlimited)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSend inner: Inner) {
     lock.lock()
-    guard !isEnded, !state.isDone, state.upstream == nil else {
+    guard delivery.isOpen else {
       lock.unlock()
-      subscription.cancel()
       return
     }
-    state.upstream = subscription
+    let previous = merged.remove(currentID)
+    currentID += 1
+    let innerID = currentID
+    merged.reserve(innerID)
     lock.unlock()
-    subscription.request(.unlimited)
+    previous?.cancel()
+    inner.receive(subscriber: secondaryLink(innerID))
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend inner: Inner) {
-    lock.lock()
-    let switched = state.switchInner()
-    lock.unlock()
-    guard let switched else { return }
-    switched.previous?.cancel()
-    inner.receive(subscriber: SecondaryLink(owner: self, id: switched.id))
-  }
-
-  @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
-    apply(state.upstreamCompleted(with: completion))
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    upstreamCompleted(completion)
   }
 
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    let isLive = !isEnded && !state.isDone
-    let effects = state.inners.subscribed(
-      id, subscription, unused: outlet.unusedDemand, isLive: isLive)
-    lock.unlock()
-    effects.perform()
+    merged(id, didSubscribe: subscription)
   }
 
   @inlinable
-  func secondary(_ id: Int, didSend value: Inner.Output) {
-    lock.lock()
-    let isLive = !state.isDone
-    guard
-      let effects = state.inners.received(id, unused: outlet.unusedDemand, isLive: isLive)
-    else {
-      lock.unlock()
-      return
-    }
-    emitAndUnlock(value, effects: effects)
+  func secondary(_ id: Int, didSend value: Inner.Output) -> Subscribers.Demand {
+    merged(id, didSend: value)
+    return .none
   }
 
   @inlinable
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Inner.Failure>) {
-    lock.lock()
-    apply(state.innerCompleted(id, with: completion))
-  }
-
-  /// Applies an ending; called with the lock held, returns with it released.
-  @inlinable
-  func apply(_ ending: SwitchToLatestState.Ending<Downstream.Failure>) {
-    switch ending {
-    case .none:
-      lock.unlock()
-    case .finish:
-      outlet.finish(.finished)
-      lock.unlock()
-      drain()
-    case .fail(let error, let others):
-      outlet.finish(.failure(error))
-      lock.unlock()
-      for other in others { other.cancel() }
-      drain()
-    }
-  }
-
-  @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    state.inners.refillAll(unused: outlet.unusedDemand, into: &effects)
-  }
-
-  @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    for subscription in state.end() { effects.cancel(subscription) }
+    inner(id, didComplete: completion, asksForAnother: false)
   }
 }

@@ -64,7 +64,7 @@ extension Publishers {
       let subscription = ThrottleSubscription(
         downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
       subscription.start()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
@@ -82,20 +82,29 @@ internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
     case scheduleCompletion
   }
 
+  /// Where the throttle stands.
+  @usableFromInline
+  internal enum Phase {
+    /// Values come from the upstream.
+    case running
+    /// The upstream completed; the completion waits for its scheduled delivery.
+    case completing(Subscribers.Completion<Failure>)
+    /// The completion was handed over, or the downstream cancelled.
+    case done
+  }
+
   @usableFromInline
   let keepsLatest: Bool
   @usableFromInline
   let interval: Time.Stride
   @usableFromInline
-  var upstream: (any Subscription)?
+  var upstream = UpstreamState()
+  @usableFromInline
+  var phase = Phase.running
   @usableFromInline
   var held: Value?
   @usableFromInline
   var lastPublication: Time?
-  @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
-  @usableFromInline
-  var isDone = false
 
   @inlinable
   init(keepsLatest: Bool, interval: Time.Stride) {
@@ -105,7 +114,7 @@ internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
 
   @inlinable
   mutating func received(_ value: Value, now: Time) -> Action {
-    guard !isDone, completion == nil else { return .none }
+    guard case .running = phase else { return .none }
     guard held == nil else {
       if keepsLatest { held = value }
       return .none
@@ -119,7 +128,8 @@ internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
   /// The held value to publish now, if any; records the publication time.
   @inlinable
   mutating func publicationDue(now: Time) -> Value? {
-    guard !isDone, let value = held else { return nil }
+    if case .done = phase { return nil }
+    guard let value = held else { return nil }
     held = nil
     lastPublication = now
     return value
@@ -127,35 +137,32 @@ internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
 
   @inlinable
   mutating func completed(_ completion: Subscribers.Completion<Failure>) -> Action {
-    guard !isDone, self.completion == nil else { return .none }
-    self.completion = completion
-    upstream = nil
+    guard case .running = phase else { return .none }
+    phase = .completing(completion)
+    _ = upstream.finish()
     return .scheduleCompletion
   }
 
   /// The held value and the completion to deliver, once; ends the throttle.
   @inlinable
   mutating func completionDue() -> (value: Value?, completion: Subscribers.Completion<Failure>)? {
-    guard !isDone, let completion else { return nil }
-    isDone = true
+    guard case .completing(let completion) = phase else { return nil }
+    phase = .done
     defer { held = nil }
     return (held, completion)
   }
 
   @inlinable
   mutating func end() -> (upstream: (any Subscription)?, dropped: Value?) {
-    isDone = true
-    defer {
-      upstream = nil
-      held = nil
-    }
-    return (upstream, held)
+    phase = .done
+    defer { held = nil }
+    return (upstream.finish(), held)
   }
 }
 
 @usableFromInline
 internal final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>:
-  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Throttle" }
@@ -177,16 +184,15 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    let accepted = !isEnded && !state.isDone && state.upstream == nil
-    if accepted { state.upstream = subscription }
-    lock.unlock()
-    if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
+    let isAttached = lock.withLock {
+      state.upstream.attach(subscription, isWanted: delivery.isOpen) != nil
+    }
+    if isAttached { subscription.request(.unlimited) } else { subscription.cancel() }
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Downstream.Input) {
+  func upstream(_ id: Int, didSend value: Downstream.Input) {
     let now = scheduler.now
     lock.lock()
     let action = state.received(value, now: now)
@@ -195,7 +201,7 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
   }
 
   @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     let action = state.completed(completion)
     lock.unlock()
@@ -231,12 +237,12 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
       lock.unlock()
       return
     }
-    guard outlet.unusedDemand > 0 else {
+    guard delivery.unusedDemand > 0 else {
       lock.unlock()
       withExtendedLifetime(value) {}
       return
     }
-    emitAndUnlock(value)
+    sendAndUnlock(value)
   }
 
   /// Delivers the held value (with demand for it), then the completion.
@@ -249,18 +255,18 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
     }
     var dropped: Downstream.Input?
     if let value {
-      if outlet.unusedDemand > 0 { outlet.push(value) } else { dropped = value }
+      if delivery.unusedDemand > 0 { delivery.push(value) } else { dropped = value }
     }
-    outlet.finishAfterWaitingValues(completion)
+    delivery.finishAfterWaitingValues(completion)
     lock.unlock()
     withExtendedLifetime(dropped) {}
     drain()
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
+  override func didCancel(_ effects: inout DeferredEffects) {
     let ended = state.end()
     effects.cancel(ended.upstream)
-    effects.run { withExtendedLifetime(ended.dropped) {} }
+    effects.release(ended.dropped)
   }
 }

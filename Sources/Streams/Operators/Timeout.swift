@@ -67,51 +67,44 @@ extension Publishers {
         customError: customError)
       subscription.start()
       subscription.startWait()
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      upstream.receive(subscriber: subscription.link(0))
     }
   }
 }
 
-/// The state of a timeout: the upstream, the demand waiting for it, the generation of the wait.
+/// The state of a timeout: the upstream and the generation of the current wait.
 @usableFromInline
 internal struct TimeoutState {
   @usableFromInline
-  var upstream: (any Subscription)?
-  @usableFromInline
-  var pendingDemand = Subscribers.Demand.none
+  var upstream = UpstreamState()
   @usableFromInline
   var generation: UInt64 = 0
-  @usableFromInline
-  var isDone = false
 
-  /// Starts a new wait; returns its generation, or nil once done.
+  @inlinable
+  init() {}
+
+  /// Starts a new wait; returns its generation, or nil once the upstream is over.
   @inlinable
   mutating func restartWait() -> UInt64? {
-    guard !isDone else { return nil }
+    guard !upstream.isFinished else { return nil }
     generation &+= 1
     return generation
   }
 
-  /// Whether the wait of `generation` timing out ends the stream; if so, the upstream to cancel.
+  /// Whether the wait of `generation` running out ends the stream (it is still the current wait
+  /// and the upstream is not over); if so, the upstream to cancel.
   @inlinable
   mutating func waitEnded(generation: UInt64) -> (timedOut: Bool, upstream: (any Subscription)?) {
-    guard !isDone, generation == self.generation else { return (false, nil) }
-    isDone = true
-    defer { upstream = nil }
-    return (true, upstream)
-  }
-
-  @inlinable
-  mutating func end() -> (any Subscription)? {
-    isDone = true
-    defer { upstream = nil }
-    return upstream
+    guard !upstream.isFinished, generation == self.generation else { return (false, nil) }
+    return (true, upstream.finish())
   }
 }
 
+/// The subscription of `timeout`: values and the completion pass through the scheduler; a
+/// silence as long as the interval ends the stream.
 @usableFromInline
 internal final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>:
-  RelaySubscription<Downstream>, UpstreamOwner, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Timeout" }
@@ -142,10 +135,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
 
   @inlinable
   func startWait() {
-    lock.lock()
-    let generation = state.restartWait()
-    lock.unlock()
-    guard let generation else { return }
+    guard let generation = lock.withLock({ state.restartWait() }) else { return }
     scheduler.schedule(
       after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
       options: options
@@ -156,82 +146,64 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
 
   @inlinable
   func waitEnded(generation: UInt64) {
-    lock.lock()
-    let (timedOut, upstream) = state.waitEnded(generation: generation)
-    lock.unlock()
+    let (timedOut, upstream) = lock.withLock { state.waitEnded(generation: generation) }
     guard timedOut else { return }
     upstream?.cancel()
     let completion: Subscribers.Completion<Downstream.Failure> =
       customError.map { .failure($0()) } ?? .finished
     lock.lock()
-    outlet.finish(completion)
-    lock.unlock()
-    drain()
+    finishAndUnlock(completion)
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !state.isDone, state.upstream == nil else {
+    guard let demand = state.upstream.attach(subscription, isWanted: delivery.isOpen) else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.upstream = subscription
-    let demand = state.pendingDemand
-    state.pendingDemand = .none
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    if let upstream = state.upstream {
-      effects.request(added, from: upstream)
-    } else {
-      state.pendingDemand += added
-    }
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
+    state.upstream.request(added, into: &effects)
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Downstream.Input) {
-    lock.lock()
-    guard !state.isDone else {
-      lock.unlock()
-      return
-    }
-    lock.unlock()
+  func upstream(_ id: Int, didSend value: Downstream.Input) {
+    guard !lock.withLock({ state.upstream.isFinished }) else { return }
     startWait()
     scheduler.schedule(options: options) { [self] in
       lock.lock()
-      guard !isEnded else {
+      guard !delivery.isClosed else {
         lock.unlock()
         return
       }
-      emitAndUnlock(value)
+      sendAndUnlock(value)
     }
   }
 
   @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    guard !state.isDone else {
+    guard !state.upstream.isFinished else {
       lock.unlock()
       return
     }
-    let upstream = state.end()
+    let finished = state.upstream.finish()
     lock.unlock()
-    withExtendedLifetime(upstream) {}
+    withExtendedLifetime(finished) {}
     scheduler.schedule(options: options) { [self] in
       lock.lock()
-      outlet.finish(completion)
-      lock.unlock()
-      drain()
+      finishAndUnlock(completion)
     }
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    effects.cancel(state.end())
+  override func didCancel(_ effects: inout DeferredEffects) {
+    effects.cancel(state.upstream.finish())
   }
 }

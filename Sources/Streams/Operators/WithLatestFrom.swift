@@ -57,14 +57,162 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let resultSelector = self.resultSelector
-      let subscription = TriggeredSubscription<Upstream.Output, Other, S>(
-        downstream: subscriber, kind: .withLatest,
-        select: { value, latest in latest.map { resultSelector(value, $0) } },
-        failure: { $0 })
-      subscription.start()
-      other.receive(subscriber: SecondaryLink(owner: subscription, id: 0))
-      upstream.receive(subscriber: UpstreamLink(owner: subscription, index: 0))
+      WithLatestFromSubscription<Upstream.Output, Other, S>(
+        downstream: subscriber, select: resultSelector
+      )
+      .subscribe(upstream, other: other)
     }
+  }
+}
+
+/// The subscription of `withLatestFrom`.
+///
+/// Demand passes through to the upstream; a value that arrives before the other publisher has
+/// published is swallowed and replaced by a request for one more. `select` combines an upstream
+/// value with the other's latest value; it is user code and is called without the lock.
+@usableFromInline
+internal final class WithLatestFromSubscription<Value, Other: Publisher, Downstream: Subscriber>:
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner, SecondaryUpstreamOwner
+where Other.Failure == Downstream.Failure {
+  @usableFromInline
+  override var operatorName: String { "WithLatestFrom" }
+
+  @usableFromInline
+  typealias UpstreamOutput = Value
+  @usableFromInline
+  typealias UpstreamFailure = Downstream.Failure
+  @usableFromInline
+  typealias SecondaryOutput = Other.Output
+  @usableFromInline
+  typealias SecondaryFailure = Other.Failure
+
+  // `select` is immutable. Protected by the inherited `lock`: the upstream, the other publisher,
+  // and the other's latest value.
+  @usableFromInline
+  let select: (Value, Other.Output) -> Downstream.Input
+  @usableFromInline
+  var upstream = UpstreamState()
+  @usableFromInline
+  var other = UpstreamState()
+  @usableFromInline
+  var latest: Other.Output?
+
+  @inlinable
+  init(downstream: Downstream, select: @escaping (Value, Other.Output) -> Downstream.Input) {
+    self.select = select
+    super.init(downstream: downstream)
+  }
+
+  /// Subscribes to `other`, then to `upstream`.
+  @inlinable
+  func subscribe<Upstream: Publisher>(_ upstream: Upstream, other: Other)
+  where Upstream.Output == Value, Upstream.Failure == Downstream.Failure {
+    start()
+    other.receive(subscriber: secondaryLink(0))
+    upstream.receive(subscriber: link(0))
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard let demand = upstream.attach(subscription, isWanted: delivery.isOpen) else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  @inlinable
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
+    upstream.request(added, into: &effects)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didSend value: Value) {
+    lock.lock()
+    guard delivery.isOpen else {
+      lock.unlock()
+      return
+    }
+    guard let latest else {
+      let subscription = upstream.subscription
+      lock.unlock()
+      subscription?.request(.max(1))
+      return
+    }
+    lock.unlock()
+    let output = select(value, latest)
+    lock.lock()
+    guard delivery.isOpen else {
+      lock.unlock()
+      return
+    }
+    sendAndUnlock(output)
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    guard delivery.isOpen else {
+      lock.unlock()
+      return
+    }
+    _ = upstream.finish()
+    var effects = DeferredEffects()
+    end(&effects)
+    finishAndUnlock(completion, effects: effects)
+  }
+
+  @inlinable
+  func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
+    lock.lock()
+    guard other.attach(subscription, isWanted: delivery.isOpen) != nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    lock.unlock()
+    subscription.request(.unlimited)
+  }
+
+  @inlinable
+  func secondary(_ id: Int, didSend value: Other.Output) -> Subscribers.Demand {
+    lock.lock()
+    if delivery.isOpen { latest = value }
+    lock.unlock()
+    return .none
+  }
+
+  @inlinable
+  func secondary(_ id: Int, didComplete completion: Subscribers.Completion<Other.Failure>) {
+    lock.lock()
+    guard delivery.isOpen else {
+      lock.unlock()
+      return
+    }
+    _ = other.finish()
+    guard case .failure(let error) = completion else {
+      lock.unlock()
+      return
+    }
+    var effects = DeferredEffects()
+    end(&effects)
+    finishAndUnlock(.failure(error), effects: effects)
+  }
+
+  /// Cancels the upstream and the other publisher, releases the latest value. Lock held.
+  @inlinable
+  func end(_ effects: inout DeferredEffects) {
+    effects.cancel(upstream.finish())
+    effects.cancel(other.finish())
+    effects.release(latest)
+    latest = nil
+  }
+
+  @inlinable
+  override func didCancel(_ effects: inout DeferredEffects) {
+    end(&effects)
   }
 }

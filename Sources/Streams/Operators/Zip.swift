@@ -62,7 +62,6 @@ extension Publisher {
   where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
     Publishers.Zip4(self, publisher1, publisher2, publisher3).map(transform)
   }
-
 }
 
 extension Publishers {
@@ -87,14 +86,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = ZipSubscription(downstream: subscriber, count: 2) {
+      let zip = ZipSubscription.started(for: subscriber, upstreams: 2) {
         ($0[0] as! A.Output, $0[1] as! B.Output)
       }
-      subscription.start()
-      a.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
+      zip.attach(a, id: 0)
+      zip.attach(b, id: 1)
     }
   }
 
@@ -122,16 +118,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = ZipSubscription(downstream: subscriber, count: 3) {
+      let zip = ZipSubscription.started(for: subscriber, upstreams: 3) {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
       }
-      subscription.start()
-      a.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, C.Output>(owner: subscription, index: 2))
+      zip.attach(a, id: 0)
+      zip.attach(b, id: 1)
+      zip.attach(c, id: 2)
     }
   }
 
@@ -162,18 +154,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let subscription = ZipSubscription(downstream: subscriber, count: 4) {
+      let zip = ZipSubscription.started(for: subscriber, upstreams: 4) {
         ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
       }
-      subscription.start()
-      a.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, A.Output>(owner: subscription, index: 0))
-      b.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, B.Output>(owner: subscription, index: 1))
-      c.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, C.Output>(owner: subscription, index: 2))
-      d.receive(
-        subscriber: ErasedUpstreamLink<ZipSubscription<S>, D.Output>(owner: subscription, index: 3))
+      zip.attach(a, id: 0)
+      zip.attach(b, id: 1)
+      zip.attach(c, id: 2)
+      zip.attach(d, id: 3)
     }
   }
 }

@@ -1,81 +1,15 @@
-/// The state of a zip: the values of each upstream waiting for a partner, and which finished.
+/// The subscription of every zip (`Zip` to `Zip4`): the n-th values of the upstreams are paired
+/// into the n-th output.
+///
+/// Demand is Combine's: each request of the downstream is passed on, as it is, to every upstream
+/// (an upstream that subscribes later is asked for all the demand so far), and values ask for
+/// nothing more; tuples beyond the downstream's demand wait for it.
+///
+/// Values are kept type-erased and combined into the output by `combine` (an internal cast, never
+/// user code).
 @usableFromInline
-internal struct ZipState {
-  @usableFromInline
-  var slots = InnerSlots()
-  @usableFromInline
-  var queues: [[Any]]
-  @usableFromInline
-  var finished: [Bool]
-  @usableFromInline
-  var isDone = false
-
-  @inlinable
-  init(count: Int) {
-    queues = Array(repeating: [], count: count)
-    finished = Array(repeating: false, count: count)
-    for id in 0..<count { slots.reserve(id) }
-  }
-
-  @usableFromInline
-  internal enum Ending<Failure: Error> {
-    case none
-    case finish(cancelling: [any Subscription])
-    case fail(Failure, cancelling: [any Subscription])
-  }
-
-  /// Records `value` from upstream `id`; a complete tuple when every upstream has a value.
-  @inlinable
-  mutating func received(_ value: Any, from id: Int) -> [Any]? {
-    guard !isDone, slots.consume(id) else { return nil }
-    queues[id].append(value)
-    guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
-    return queues.indices.map { queues[$0].removeFirst() }
-  }
-
-  /// Whether an upstream that finished has nothing left to pair, so no tuple can come.
-  @inlinable
-  mutating func finishIfExhausted() -> Ending<Never> {
-    guard !isDone else { return .none }
-    for id in queues.indices where finished[id] && queues[id].isEmpty {
-      isDone = true
-      queues = []
-      return .finish(cancelling: slots.removeAll())
-    }
-    return .none
-  }
-
-  @inlinable
-  mutating func completed<Failure>(
-    _ id: Int, with completion: Subscribers.Completion<Failure>
-  ) -> Ending<Failure> {
-    guard !isDone, slots.contains(id) else { return .none }
-    _ = slots.remove(id)
-    switch completion {
-    case .finished:
-      finished[id] = true
-      if case .finish(let others) = finishIfExhausted() { return .finish(cancelling: others) }
-      return .none
-    case .failure(let error):
-      isDone = true
-      queues = []
-      return .fail(error, cancelling: slots.removeAll())
-    }
-  }
-
-  @inlinable
-  mutating func end() -> [any Subscription] {
-    isDone = true
-    queues = []
-    return slots.removeAll()
-  }
-}
-
-/// The subscription of every zip: values are kept type-erased and combined into the output by
-/// `combine` (an internal cast, never user code).
-@usableFromInline
-internal final class ZipSubscription<Downstream: Subscriber>: RelaySubscription<Downstream>,
-  UpstreamOwner, @unchecked Sendable
+internal final class ZipSubscription<Downstream: Subscriber>:
+  StatefulOperatorSubscription<Downstream>, UpstreamOwner
 {
   @usableFromInline
   override var operatorName: String { "Zip" }
@@ -85,87 +19,129 @@ internal final class ZipSubscription<Downstream: Subscriber>: RelaySubscription<
   @usableFromInline
   typealias UpstreamFailure = Downstream.Failure
 
-  // `combine` is immutable; `state` is protected by the inherited `lock`.
+  // `combine` is immutable. Protected by the inherited `lock`: the upstreams still running, the
+  // values of each upstream waiting for their partners, which upstreams finished, and the
+  // demand the downstream requested so far.
   @usableFromInline
   let combine: ([Any]) -> Downstream.Input
   @usableFromInline
-  var state: ZipState
+  var upstreams = UpstreamPool()
+  @usableFromInline
+  var queues: [[Any]]
+  @usableFromInline
+  var finished: [Bool]
+  @usableFromInline
+  var requested = Subscribers.Demand.none
 
   @inlinable
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
     self.combine = combine
-    state = ZipState(count: count)
+    queues = Array(repeating: [], count: count)
+    finished = Array(repeating: false, count: count)
     super.init(downstream: downstream)
+    for id in 0..<count { upstreams.reserve(id) }
+  }
+
+  /// A zip of `upstreams` upstreams whose subscription `downstream` has received; the
+  /// caller then attaches upstream `i` with ``attach(_:id:)`` and id `i`.
+  @inlinable
+  static func started(
+    for downstream: Downstream, upstreams: Int, combine: @escaping ([Any]) -> Downstream.Input
+  ) -> ZipSubscription {
+    let zip = ZipSubscription(downstream: downstream, count: upstreams, combine: combine)
+    zip.start()
+    return zip
+  }
+
+  /// Subscribes to `publisher` as upstream `id`.
+  @inlinable
+  func attach<P: Publisher>(_ publisher: P, id: Int) where P.Failure == Downstream.Failure {
+    publisher.receive(subscriber: erasedLink(id, of: P.Output.self))
   }
 
   @inlinable
-  func upstream(_ index: Int, didSubscribe subscription: any Subscription) {
+  func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
-    guard !isEnded, !state.isDone, state.slots.attach(index, subscription) else {
+    guard delivery.isOpen, upstreams.attach(id, subscription) else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    var effects = RelayEffects()
-    refill(&effects)
+    let demand = requested
     lock.unlock()
-    effects.perform()
-  }
-
-  /// Asks each upstream with nothing waiting for one more value. Lock held.
-  @inlinable
-  func refill(_ effects: inout RelayEffects) {
-    let queues = state.queues
-    state.slots.refillAll(unused: outlet.unusedDemand, into: &effects) {
-      outlet.unusedDemand == .unlimited || queues[$0].isEmpty
-    }
+    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
-  func upstream(_ index: Int, didSend value: Any) {
+  func upstream(_ id: Int, didSend value: Any) {
     lock.lock()
-    var others: [any Subscription] = []
-    if let tuple = state.received(value, from: index) {
-      outlet.push(combine(tuple))
-      if case .finish(let cancelling) = state.finishIfExhausted() {
-        others = cancelling
-        outlet.finish(.finished)
+    guard delivery.isOpen, upstreams.consume(id) else {
+      lock.unlock()
+      return
+    }
+    queues[id].append(value)
+    if queues.allSatisfy({ !$0.isEmpty }) {
+      delivery.push(combine(queues.indices.map { queues[$0].removeFirst() }))
+      if let ending = finishIfExhausted() {
+        finishAndUnlock(.finished, effects: ending)
+        return
       }
     }
-    var effects = RelayEffects()
-    if !state.isDone { refill(&effects) }
     lock.unlock()
-    for other in others { other.cancel() }
-    effects.perform()
     drain()
   }
 
+  /// Once an upstream finished with none of its values left waiting no tuple can come: ends the
+  /// zip, returning the upstreams to cancel. Lock held.
   @inlinable
-  func upstream(_ index: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
+  func finishIfExhausted() -> DeferredEffects? {
+    guard queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) else {
+      return nil
+    }
+    var effects = DeferredEffects()
+    end(&effects)
+    return effects
+  }
+
+  /// Cancels the upstreams and releases the waiting values. Lock held.
+  @inlinable
+  func end(_ effects: inout DeferredEffects) {
+    effects.cancel(upstreams.removeAll())
+    effects.release(queues)
+    queues = []
+  }
+
+  @inlinable
+  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    switch state.completed(index, with: completion) {
-    case .none:
+    guard delivery.isOpen, upstreams.contains(id) else {
       lock.unlock()
-    case .finish(let others):
-      outlet.finish(.finished)
-      lock.unlock()
-      for other in others { other.cancel() }
-      drain()
-    case .fail(let error, let others):
-      outlet.finish(.failure(error))
-      lock.unlock()
-      for other in others { other.cancel() }
-      drain()
+      return
+    }
+    switch completion {
+    case .finished:
+      _ = upstreams.remove(id)
+      finished[id] = true
+      guard let effects = finishIfExhausted() else {
+        lock.unlock()
+        return
+      }
+      finishAndUnlock(.finished, effects: effects)
+    case .failure:
+      var effects = DeferredEffects()
+      end(&effects)
+      finishAndUnlock(completion, effects: effects)
     }
   }
 
   @inlinable
-  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout RelayEffects) {
-    if !state.isDone { refill(&effects) }
+  override func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {
+    requested += added
+    if delivery.isOpen { upstreams.requestAll(added, into: &effects) }
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
-    for upstream in state.end() { effects.cancel(upstream) }
+  override func didCancel(_ effects: inout DeferredEffects) {
+    end(&effects)
   }
 }

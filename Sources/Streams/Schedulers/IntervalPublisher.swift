@@ -71,7 +71,7 @@ extension Publishers {
 
 @usableFromInline
 internal final class IntervalSubscription<Downstream: Subscriber, Context: Scheduler>:
-  RelaySubscription<Downstream>, @unchecked Sendable
+  StatefulOperatorSubscription<Downstream>
 where Downstream.Input == Context.SchedulerTimeType {
   @usableFromInline
   override var operatorName: String { "Interval" }
@@ -96,7 +96,7 @@ where Downstream.Input == Context.SchedulerTimeType {
   @inlinable
   func hold(_ timer: any Cancellable) {
     lock.lock()
-    let ended = isEnded
+    let ended = delivery.isClosed
     if !ended { self.timer = timer }
     lock.unlock()
     if ended { timer.cancel() }
@@ -106,13 +106,13 @@ where Downstream.Input == Context.SchedulerTimeType {
   func tick() {
     let now = scheduler.now
     lock.lock()
-    if outlet.unusedDemand > 0 { outlet.push(now) }
+    if delivery.unusedDemand > 0 { delivery.push(now) }
     lock.unlock()
     drain()
   }
 
   @inlinable
-  override func didCancel(_ effects: inout RelayEffects) {
+  override func didCancel(_ effects: inout DeferredEffects) {
     if let timer {
       effects.run { timer.cancel() }
     }

@@ -71,7 +71,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 /// initialiser, so that delivery is specialised for the subscriber in the module that subscribes
 /// (see `HandlerSubscription`).
 @usableFromInline
-internal class FutureConduit<Output, Failure: Error>: HandlerSubscription, @unchecked Sendable {
+internal class FutureConduit<Output, Failure: Error>: HandlerSubscription {
   // Set in `init` and never changed; the subclass guards its own state.
   @usableFromInline let resolveHandler: (FutureConduit, Result<Output, Failure>) -> Void
 
@@ -96,7 +96,7 @@ internal class FutureConduit<Output, Failure: Error>: HandlerSubscription, @unch
 @usableFromInline
 internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
   Downstream.Input, Downstream.Failure
->, @unchecked Sendable
+>
 {
   @usableFromInline
   override var operatorName: String { "Future" }
@@ -133,7 +133,7 @@ internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
     lock.lock()
     future = nil
     self.result = result
-    deliverIfReady()
+    deliverIfReadyAndUnlock()
   }
 
   @inlinable
@@ -141,12 +141,12 @@ internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
     guard demand > 0 else { return }
     lock.lock()
     hasDemand = true
-    deliverIfReady()
+    deliverIfReadyAndUnlock()
   }
 
   /// Called with the lock held; unlocks.
   @inlinable
-  func deliverIfReady() {
+  func deliverIfReadyAndUnlock() {
     guard let downstream, let result, hasDemand || isFailure(result) else {
       lock.unlock()
       return

@@ -29,9 +29,7 @@ extension Just: Sendable where Output: Sendable {}
 /// is specialised for the concrete subscriber in the module that subscribes (see
 /// `HandlerSubscription`).
 @usableFromInline
-internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSubscription,
-  @unchecked Sendable
-{
+internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSubscription {
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the subscriber and result until delivered or cancelled. They are
   // `@exclusivity(unchecked)`: the lock already makes each access exclusive.

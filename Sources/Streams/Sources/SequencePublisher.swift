@@ -55,7 +55,7 @@ extension Sequence {
 /// `HandlerSubscription`).
 @usableFromInline
 internal final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
-  HandlerSubscription, @unchecked Sendable
+  HandlerSubscription
 where Downstream.Input == Iterator.Element {
   @usableFromInline
   override var operatorName: String { "Sequence" }

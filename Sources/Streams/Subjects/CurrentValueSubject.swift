@@ -78,7 +78,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    core.subscribe(subscriber, owner: self, replaysCurrentValue: true)
+    core.subscribe(subscriber, owner: self, kind: .currentValue)
   }
 }
 

@@ -44,7 +44,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    core.subscribe(subscriber, owner: self, replaysCurrentValue: false)
+    core.subscribe(subscriber, owner: self, kind: .passthrough)
   }
 }
 

@@ -1,10 +1,10 @@
-/// The state both subjects share: subscribers in subscription order, completion, upstreams.
+/// The state every subject shares: subscribers in subscription order, completion, upstreams.
 ///
 /// Thread-safe through its lock; the subjects call out only after unlocking.
 ///
 /// Its methods are `@inlinable` so that a subject's `send` is specialised where it is called.
 @usableFromInline
-internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+internal final class SubjectCore<Output, Failure: Error> {
   @usableFromInline typealias Conduit = SubjectConduit<Output, Failure>
 
   @usableFromInline let lock = StreamsLock()
@@ -19,24 +19,18 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var hasDownstreamDemand = false
   @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
 
+  /// A core whose upstreams are asked for values once a subscriber asked for values (as
+  /// Combine's subjects do), or at once when `asksUpstreamsAtOnce`.
   @inlinable
-  init() {}
+  init(asksUpstreamsAtOnce: Bool = false) {
+    hasDownstreamDemand = asksUpstreamsAtOnce
+  }
 
   /// A subject that goes away cancels the upstream subscriptions it still holds.
   deinit {
     for upstream in upstreams {
       upstream.cancel()
     }
-  }
-
-  /// Registers a conduit, or returns the completion if the subject already completed.
-  @inlinable
-  func attach(_ conduit: Conduit) -> Subscribers.Completion<Failure>? {
-    lock.lock()
-    defer { lock.unlock() }
-    if let completion { return completion }
-    conduits.append(conduit)
-    return nil
   }
 
   @inlinable
@@ -113,15 +107,24 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
   }
 
-  /// Attaches `subscriber` through a new conduit, or gives it the completion at once if the subject
-  /// already completed.
+  /// Attaches `subscriber` through a new conduit of `kind`. If the subject already completed, a
+  /// passthrough or current-value subscriber gets the completion at once; a replay subscriber
+  /// gets the `replayed` values (read under the lock), then the completion.
   @inlinable
   func subscribe<S: Subscriber>(
-    _ subscriber: S, owner: any SubjectConduitOwner<Output>, replaysCurrentValue: Bool
+    _ subscriber: S, owner: any SubjectConduitOwner<Output>, kind: SubjectKind,
+    replayed: () -> [Output] = { [] }
   ) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectSubscription(
-      downstream: subscriber, owner: owner, replaysCurrentValue: replaysCurrentValue)
-    if let completion = attach(conduit) {
+    let conduit = SubjectSubscription(downstream: subscriber, owner: owner, kind: kind)
+    lock.lock()
+    let completion = self.completion
+    if kind == .replay {
+      // The conduit is not shared yet: taking its lock under this one cannot deadlock.
+      conduit.prefill(replayed(), completion: completion)
+    }
+    if completion == nil { conduits.append(conduit) }
+    lock.unlock()
+    if let completion, kind != .replay {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: completion)
       return

@@ -68,9 +68,29 @@ import Testing
         == #"{"bruhathkayosaurus":true,"count":6,"lambeosaurus":true,"linhenykus":true,"#
         + #""pterodactyl":true,"stegosaurus":true,"triceratops":true}"#)
     #expect(try server.request("GET", "/dinosaurs/count.json?shallow=true").bodyText == "6")
-    let mixed = try server.request("GET", #"/dinosaurs.json?shallow=true&orderBy="$key""#)
+    let mixed = try server.request("GET", #"/dinosaurs.json?shallow=true&orderBy="$value""#)
     #expect(mixed.status == 400)
     #expect(mixed.errorMessage?.contains("shallow") == true)
+    let export = try server.request("GET", "/dinosaurs.json?shallow=true&format=export")
+    #expect(export.status == 400)
+  }
+
+  @Test func shallowWithAKeyQueryPagesThroughTheKeys() throws {
+    let server = try seeded()
+    _ = try server.request("PUT", "/dinosaurs/count.json", body: "6")
+    let first = try server.request(
+      "GET", #"/dinosaurs.json?shallow=true&orderBy="$key"&limitToFirst=3"#)
+    #expect(
+      first.bodyText == #"{"bruhathkayosaurus":true,"count":6,"lambeosaurus":true}"#)
+    let next = try server.request(
+      "GET", #"/dinosaurs.json?shallow=true&orderBy="$key"&startAt="lambeosaurus"&limitToFirst=3"#)
+    #expect(next.bodyText == #"{"lambeosaurus":true,"linhenykus":true,"pterodactyl":true}"#)
+    let last = try server.request(
+      "GET", #"/dinosaurs.json?shallow=true&orderBy="$key"&startAfter="stegosaurus""#)
+    #expect(last.bodyText == #"{"triceratops":true}"#)
+    let leaf = try server.request(
+      "GET", #"/dinosaurs/count.json?shallow=true&orderBy="$key"&limitToFirst=1"#)
+    #expect(leaf.bodyText == "null")
   }
 
   @Test func formatExportIsTheDataItself() throws {

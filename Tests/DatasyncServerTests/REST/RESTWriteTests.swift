@@ -83,9 +83,10 @@ import Testing
 
   @Test func serverValuesAreResolvedByTheServer() throws {
     let server = try TestDatabaseServer()
-    let before = Int64(Date().timeIntervalSince1970 * 1000)
+    // Timestamps are milliseconds rounded to the nearest, as the server stores them.
+    let before = Int64((Date().timeIntervalSince1970 * 1000).rounded())
     let stamped = try server.request("PUT", "/stamp.json", body: #"{"at": {".sv": "timestamp"}}"#)
-    let after = Int64(Date().timeIntervalSince1970 * 1000)
+    let after = Int64((Date().timeIntervalSince1970 * 1000).rounded())
     let object = try JSONSerialization.jsonObject(with: Data(stamped.body)) as? [String: Int64]
     let time = try #require(object?["at"])
     #expect(time >= before && time <= after)

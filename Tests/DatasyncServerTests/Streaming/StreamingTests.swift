@@ -32,6 +32,23 @@ import Testing
     #expect(try readEvent(from: client).data == #"{"path":"/","data":null}"#)
   }
 
+  @Test func aShallowStreamStartsWithTheFirstLevelThenSendsChangesAsWritten() throws {
+    let server = try TestDatabaseServer()
+    _ = try server.request(
+      "PUT", "/rooms/a.json", body: #"{"title": "A", "messages": {"m1": {"text": "hi"}}}"#)
+    let (client, head) = try server.openStream("/rooms/a.json?shallow=true")
+    defer { client.close() }
+    #expect(head.status == 200)
+    #expect(
+      try readEvent(from: client).data == #"{"path":"/","data":{"messages":true,"title":"A"}}"#)
+    _ = try server.request("PUT", "/rooms/a/messages/m2.json", body: #"{"text": "hello"}"#)
+    #expect(
+      try readEvent(from: client).data == #"{"path":"/messages/m2","data":{"text":"hello"}}"#)
+    _ = try server.request("PUT", "/rooms/a.json", body: #"{"messages": {"m3": {"text": "x"}}}"#)
+    #expect(
+      try readEvent(from: client).data == #"{"path":"/","data":{"messages":{"m3":{"text":"x"}}}}"#)
+  }
+
   @Test func keepAlivesArriveWhileIdle() throws {
     let server = try TestDatabaseServer { $0.keepAliveInterval = .milliseconds(50) }
     let (client, _) = try server.openStream("/quiet.json")

@@ -40,6 +40,11 @@ import Testing
     #expect(describe(subject.replaceEmpty(with: 0)) == "ReplaceEmpty")
     #expect(describe(subject.retry(1)) == "Retry")
     #expect(describe(subject.prefix(untilOutputFrom: subject)) == "PrefixUntilOutput")
+    #expect(describe(subject.drop(untilOutputFrom: subject)) == "DropUntilOutput")
+    #expect(describe(subject.withLatestFrom(subject)) == "WithLatestFrom")
+    #expect(describe(subject.measureInterval(using: scheduler)) == "MeasureInterval")
+    #expect(describe(subject.multicast { PassthroughSubject<Int, Never>() }) == "Multicast")
+    #expect(describe(AsyncStream<Int> { $0.finish() }.publisher) == "FromAsyncSequence")
   }
 
   @Test func statelessOperatorsNameTheirSubscriber() {

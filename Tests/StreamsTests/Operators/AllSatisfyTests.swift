@@ -30,7 +30,8 @@ import Testing
       upstream.tryAllSatisfy { token.keep($0 < 5) }
     }
     let recorder = RecordingSubscriber<Bool, any Error>()
-    (1...3).publisher.tryAllSatisfy { _ in throw TestError(code: 6) }.subscribe(recorder)
+    (1...3).publisher.eraseToAnyPublisher().tryAllSatisfy { _ in throw TestError(code: 6) }
+      .subscribe(recorder)
     #expect(recorder.values.isEmpty)
     #expect(recorder.ending == .failed("TestError(6)"))
   }

@@ -26,8 +26,8 @@ import Testing
   @Test func byOrderingKeepsTheFirstOfEqualExtremes() {
     let pairs = [(1, "a"), (0, "b"), (1, "c"), (0, "d")]
     var results: [String] = []
-    _ = pairs.publisher.min { $0.0 < $1.0 }.sink { results.append($0.1) }
-    _ = pairs.publisher.max { $0.0 < $1.0 }.sink { results.append($0.1) }
+    _ = pairs.publisher.eraseToAnyPublisher().min { $0.0 < $1.0 }.sink { results.append($0.1) }
+    _ = pairs.publisher.eraseToAnyPublisher().max { $0.0 < $1.0 }.sink { results.append($0.1) }
     #expect(results == ["b", "a"])
   }
 

@@ -12,7 +12,7 @@ import Testing
   @Test func dropWhileStopsCallingThePredicate() {
     var calls = 0
     var values: [Int] = []
-    _ = [1, 5, 1, 1].publisher.drop { value in
+    _ = [1, 5, 1, 1].publisher.eraseToAnyPublisher().drop { value in
       calls += 1
       return value < 3
     }.sink { values.append($0) }

@@ -84,4 +84,43 @@ import Testing
       PassthroughSubject<Int, Never>().flatMap { Just($0) }
     _ = neither
   }
+
+  @Test func innerPublishersAreAskedForOneValueAndEachDeliveredValueEarnsAnother() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inners = [ManualPublisher<Int, Never>(), ManualPublisher<Int, Never>()]
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .none)
+    upstream.flatMap { inners[$0] }.subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    #expect(inners[0].demandLog == [.max(1)])
+    #expect(inners[1].demandLog == [.max(1)])
+    #expect(inners[0].send(666) == [.max(1)])
+    #expect(inners[0].send(777) == [.max(1)])
+    #expect(inners[0].send(888) == [.none])
+    #expect(inners[0].send(999) == [.none])
+    #expect(recorder.values == [666, 777])
+    recorder.request(.max(10))
+    #expect(recorder.values == [666, 777, 888, 999])
+    #expect(inners[0].demandLog == [.max(1), .max(1), .max(1)])
+    #expect(inners[1].demandLog == [.max(1)])
+    recorder.request(.unlimited)
+    #expect(inners[0].demandLog.last == .unlimited)
+    #expect(inners[1].demandLog.last == .unlimited)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func anInnerSubscribingWithoutDownstreamDemandIsStillAskedForOneValue() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inner = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+    upstream.flatMap { _ in inner }.subscribe(recorder)
+    upstream.send(0)
+    #expect(inner.demandLog == [.max(1)])
+    #expect(inner.send(5) == [.none])
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values == [5])
+    #expect(inner.demandLog == [.max(1), .max(1)])
+  }
+
 }

@@ -12,15 +12,19 @@ import Testing
   @Test func keyPathsSelectOneTwoOrThreeProperties() {
     let points = [Point(x: 1, y: 2, z: 3), Point(x: 4, y: 5, z: 6)]
     let recorder = RecordingSubscriber<Int, Never>()
-    points.publisher.map(\.y).subscribe(recorder)
+    points.publisher.eraseToAnyPublisher().map(\.y).subscribe(recorder)
     #expect(recorder.values == [2, 5])
 
     var pairs: [String] = []
-    _ = points.publisher.map(\.x, \.z).sink { pairs.append("\($0.0)-\($0.1)") }
+    _ = points.publisher.eraseToAnyPublisher().map(\.x, \.z).sink {
+      pairs.append("\($0.0)-\($0.1)")
+    }
     #expect(pairs == ["1-3", "4-6"])
 
     var triples: [Int] = []
-    _ = points.publisher.map(\.x, \.y, \.z).sink { triples.append($0.0 + $0.1 + $0.2) }
+    _ = points.publisher.eraseToAnyPublisher().map(\.x, \.y, \.z).sink {
+      triples.append($0.0 + $0.1 + $0.2)
+    }
     #expect(triples == [6, 15])
   }
 

@@ -60,7 +60,7 @@ final class CancelOnFirstValue<Input, Failure: Error>: Subscriber, @unchecked Se
   }
 }
 
-/// The contract every operator is checked against (DESIGN.md §3), on an `Int` upstream that can
+/// The contract every operator is checked against, on an `Int` upstream that can
 /// fail with ``TestError``.
 ///
 /// - Parameters:

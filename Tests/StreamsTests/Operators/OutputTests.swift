@@ -53,9 +53,23 @@ import Testing
 
   @Test func negativeBoundsAreClamped() {
     var values: [Int] = []
-    _ = (1...3).publisher.output(at: -1).sink { values.append($0) }
-    _ = (1...3).publisher.prefix(-2).sink { values.append($0) }
-    _ = (1...3).publisher.output(in: -5..<1).sink { values.append($0) }
+    _ = (1...3).publisher.eraseToAnyPublisher().output(at: -1).sink { values.append($0) }
+    _ = (1...3).publisher.eraseToAnyPublisher().prefix(-2).sink { values.append($0) }
+    _ = (1...3).publisher.eraseToAnyPublisher().output(in: -5..<1).sink { values.append($0) }
     #expect(values == [1])
   }
+
+  @Test func valuesInTheRangeReturnTheDownstreamsDemandEvenTheLast() {
+    let upstream = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3), demandPerValue: .max(5))
+    upstream.output(in: 1..<3).subscribe(recorder)
+    #expect(upstream.demandLog == [.max(3)])
+    #expect(upstream.send(0) == [.max(1)])
+    #expect(upstream.send(1) == [.max(5)])
+    #expect(upstream.send(2) == [.max(5)])
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completion == .finished)
+    #expect(upstream.cancelCount == 1)
+  }
+
 }

@@ -27,4 +27,22 @@ import Testing
     #expect(recorder.completion == .finished)
     #expect(recorder.violations.isEmpty)
   }
+
+  @Test func upstreamIsAskedForUnlimitedValuesAndExtraValuesWaitForDemand() {
+    let upstream = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.replaceEmpty(with: 0).subscribe(recorder)
+    #expect(upstream.demandLog == [.max(2), .unlimited])
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [1, 2])
+    recorder.request(.max(1))
+    #expect(upstream.demandLog == [.max(2), .unlimited, .max(1)])
+    #expect(recorder.values == [1, 2, 3])
+    upstream.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
 }

@@ -10,7 +10,7 @@ import Testing
   }
 
   @Test func eachSubscriptionStartsFromTheInitialResult() {
-    let publisher = (1...3).publisher.scan(10, +)
+    let publisher = (1...3).publisher.eraseToAnyPublisher().scan(10, +)
     var first: [Int] = []
     var second: [Int] = []
     _ = publisher.sink { first.append($0) }

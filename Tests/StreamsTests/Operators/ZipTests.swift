@@ -69,4 +69,24 @@ import Testing
     #expect(recorder.values.count == 1)
     #expect(recorder.violations.isEmpty)
   }
+
+  @Test func eachRequestGoesToEveryUpstreamAsItIsAndTuplesWaitForDemand() {
+    let left = ManualPublisher<Int, Never>()
+    let right = ManualPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<String, Never>(initialDemand: .max(1))
+    left.zip(right) { "\($0)\($1)" }.subscribe(recorder)
+    #expect(left.demandLog == [.max(1)])
+    #expect(right.demandLog == [.max(1)])
+    #expect(left.send(1) == [.none])
+    #expect(left.send(2) == [.none])
+    #expect(right.send(1) == [.none])
+    #expect(right.send(2) == [.none])
+    #expect(recorder.values == ["11"])
+    recorder.request(.max(2))
+    #expect(recorder.values == ["11", "22"])
+    #expect(left.demandLog == [.max(1), .max(2)])
+    #expect(right.demandLog == [.max(1), .max(2)])
+    #expect(recorder.violations.isEmpty)
+  }
+
 }

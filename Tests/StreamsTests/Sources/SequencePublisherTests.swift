@@ -27,14 +27,15 @@ import Testing
   @Test func mapTransformsValues() {
     let recorder = RecordingSubscriber<String, Never>(
       initialDemand: .max(1), demandPerValue: .max(1))
-    (1...3).publisher.map { $0 * 10 }.map(\.description).subscribe(recorder)
+    (1...3).publisher.eraseToAnyPublisher().map { $0 * 10 }.map(\.description)
+      .subscribe(recorder)
     #expect(recorder.values == ["10", "20", "30"])
     #expect(recorder.completion == .finished)
   }
 
   @Test func cancelFromInsideReceiveStopsDeliveryWithoutCompletion() {
     let subscriber = CancelOnFirstValue<Int, Never>()
-    (1...10).publisher.map { $0 * 2 }.subscribe(subscriber)
+    (1...10).publisher.eraseToAnyPublisher().map { $0 * 2 }.subscribe(subscriber)
     #expect(subscriber.values == [2])
     #expect(subscriber.completions == 0)
   }

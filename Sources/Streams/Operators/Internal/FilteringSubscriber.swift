@@ -8,7 +8,8 @@ internal enum FilterStep<Output, Failure: Error> {
   /// Keep the value without asking for another (the operator buffers it, or its place was
   /// requested in advance).
   case absorb
-  /// Deliver the value, then cancel the upstream and finish.
+  /// Deliver the value, then cancel the upstream and finish; the demand the downstream returned
+  /// for it still goes back to the upstream, as Combine's `output(in:)` returns it.
   case emitAndFinish(Output)
   /// Cancel the upstream and finish.
   case finish
@@ -72,7 +73,7 @@ extension FilterLogic where UpstreamFailure == Failure {
 /// the logic and the downstream are called with the lock released.
 @usableFromInline
 internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, OperatorNamed, @unchecked Sendable
+  Subscription, OperatorNamed
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
@@ -144,8 +145,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     case .absorb:
       return .none
     case .emitAndFinish(let output):
-      _ = downstream.receive(output)
+      let more = downstream.receive(output) * demandMultiplier
       terminate(with: .finished, cancellingUpstream: true)
+      return more
     case .finish:
       terminate(with: .finished, cancellingUpstream: true)
     case .fail(let error):

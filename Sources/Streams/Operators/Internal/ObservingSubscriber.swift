@@ -30,7 +30,7 @@ internal struct EventHooks<Output, Failure: Error> {
 /// reported and forwarded once. Hooks run with the lock released.
 @usableFromInline
 internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
-  OperatorNamed, @unchecked Sendable
+  OperatorNamed
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure

@@ -44,7 +44,7 @@ extension ReduceLogic where UpstreamFailure == Failure {
 /// delivered by whichever thread completes that condition, exactly once.
 @usableFromInline
 internal final class ReducingSubscriber<Logic: ReduceLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, OperatorNamed, @unchecked Sendable
+  Subscription, OperatorNamed
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure

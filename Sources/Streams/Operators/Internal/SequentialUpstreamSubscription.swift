@@ -6,7 +6,7 @@
 /// so they never overlap; the lock only guards state and is released before calling out.
 @usableFromInline
 internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Subscription,
-  OperatorNamed, @unchecked Sendable
+  OperatorNamed
 {
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the downstream (nil once terminated), the current upstream (nil between

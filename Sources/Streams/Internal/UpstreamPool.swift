@@ -1,12 +1,14 @@
-/// The upstream subscriptions of a combining operator and the demand each one still owes.
+/// The upstream subscriptions of an operator with several upstreams at once (merge,
+/// combineLatest, zip, the inner publishers of flatMap and switchToLatest), each with the demand
+/// it still owes.
 ///
 /// With finite downstream demand each upstream is asked for one value at a time, so at most one
-/// value per upstream waits in the outlet; with unlimited demand each is asked once for
+/// value per upstream waits in the delivery queue; with unlimited demand each is asked once for
 /// `.unlimited`. An operator with one upstream at a time (`switchToLatest`) sets
 /// ``asksForAllUnused``: its upstream is then asked for all the unused demand at once, as Combine
 /// forwards the outstanding demand to the inner publisher.
 @usableFromInline
-internal struct InnerSlots {
+internal struct UpstreamPool {
   @usableFromInline
   internal struct Slot {
     @usableFromInline
@@ -18,11 +20,11 @@ internal struct InnerSlots {
     init() {}
   }
 
-  /// Slots whose upstreams are asked for one value at a time.
+  /// A pool whose upstreams are asked for one value at a time.
   @inlinable
   init() {}
 
-  /// Slots whose upstream is asked for all the unused demand at once when `asksForAllUnused`.
+  /// A pool whose upstream is asked for all the unused demand at once when `asksForAllUnused`.
   @inlinable
   init(asksForAllUnused: Bool) {
     self.asksForAllUnused = asksForAllUnused
@@ -77,7 +79,7 @@ internal struct InnerSlots {
 
   /// Asks upstream `id` for a value if it owes none and the downstream has `unused` demand.
   @inlinable
-  mutating func refill(_ id: Int, unused: Subscribers.Demand, into effects: inout RelayEffects) {
+  mutating func refill(_ id: Int, unused: Subscribers.Demand, into effects: inout DeferredEffects) {
     guard let slot = slots[id], let subscription = slot.subscription, unused > 0 else { return }
     if unused == .unlimited {
       guard slot.outstanding != .unlimited else { return }
@@ -100,8 +102,8 @@ internal struct InnerSlots {
   @inlinable
   mutating func subscribed(
     _ id: Int, _ subscription: any Subscription, unused: Subscribers.Demand, isLive: Bool
-  ) -> RelayEffects {
-    var effects = RelayEffects()
+  ) -> DeferredEffects {
+    var effects = DeferredEffects()
     if isLive && attach(id, subscription) {
       refill(id, unused: unused, into: &effects)
     } else {
@@ -114,75 +116,68 @@ internal struct InnerSlots {
   /// downstream's `unused` demand, less this value, allows; nil when the value is not wanted (the
   /// operator is over, or the upstream was removed).
   @inlinable
-  mutating func received(_ id: Int, unused: Subscribers.Demand, isLive: Bool) -> RelayEffects? {
+  mutating func received(_ id: Int, unused: Subscribers.Demand, isLive: Bool) -> DeferredEffects? {
     guard isLive, consume(id) else { return nil }
-    var effects = RelayEffects()
+    var effects = DeferredEffects()
     refill(id, unused: unused - 1, into: &effects)
     return effects
+  }
+
+  /// Notes that upstream `id` was asked for `demand` more, directly or by the demand a value
+  /// returned to it.
+  @inlinable
+  mutating func asked(_ id: Int, for demand: Subscribers.Demand) {
+    guard let slot = slots[id] else { return }
+    slots[id]?.outstanding = slot.outstanding + demand
+  }
+
+  /// Asks upstream `id` for one more value, unless it owes unlimited values or left the pool.
+  @inlinable
+  mutating func askOneMore(_ id: Int, into effects: inout DeferredEffects) {
+    guard let slot = slots[id], let subscription = slot.subscription,
+      slot.outstanding != .unlimited
+    else { return }
+    slots[id]?.outstanding = slot.outstanding + 1
+    effects.request(.max(1), from: subscription)
+  }
+
+  /// Asks every subscribed upstream for `demand` more values.
+  @inlinable
+  func requestAll(_ demand: Subscribers.Demand, into effects: inout DeferredEffects) {
+    for id in slots.keys.sorted() {
+      if let subscription = slots[id]?.subscription {
+        effects.request(demand, from: subscription)
+      }
+    }
+  }
+
+  /// Upstream `id` completed: removes it. A failure ends the operator: the completion, with the
+  /// other upstreams to cancel. A finish ends it when `finishesWhenEmpty` and no upstream is left.
+  /// Nil when the operator goes on, or when `id` was not in the pool.
+  @inlinable
+  mutating func completed<Failure>(
+    _ id: Int, with completion: Subscribers.Completion<Failure>, finishesWhenEmpty: Bool
+  ) -> (completion: Subscribers.Completion<Failure>, effects: DeferredEffects)? {
+    guard slots.removeValue(forKey: id) != nil else { return nil }
+    var effects = DeferredEffects()
+    switch completion {
+    case .finished:
+      guard finishesWhenEmpty, slots.isEmpty else { return nil }
+    case .failure:
+      effects.cancel(removeAll())
+    }
+    return (completion, effects)
   }
 
   /// ``refill(_:unused:into:)`` for every upstream for which `include` holds.
   @inlinable
   mutating func refillAll(
-    unused: Subscribers.Demand, into effects: inout RelayEffects,
+    unused: Subscribers.Demand, into effects: inout DeferredEffects,
     where include: (Int) -> Bool = { _ in true }
   ) {
     guard unused > 0 else { return }
     for id in slots.keys.sorted() where include(id) {
       refill(id, unused: unused, into: &effects)
     }
-  }
-}
-
-/// A stateful operator's subscription as seen by the subscribers it attaches to secondary
-/// publishers: the inner publishers of `flatMap` and `switchToLatest`, the other publisher of
-/// `withLatestFrom`, `prefix(untilOutputFrom:)` and `drop(untilOutputFrom:)`.
-@usableFromInline
-internal protocol SecondaryOwner: AnyObject {
-  associatedtype SecondaryOutput
-  associatedtype SecondaryFailure: Error
-  @inlinable
-  func secondary(_ id: Int, didSubscribe subscription: any Subscription)
-  @inlinable
-  func secondary(_ id: Int, didSend value: SecondaryOutput)
-  @inlinable
-  func secondary(_ id: Int, didComplete completion: Subscribers.Completion<SecondaryFailure>)
-}
-
-/// The subscriber an operator attaches to secondary publisher `id`.
-@usableFromInline
-internal struct SecondaryLink<Owner: SecondaryOwner>: Subscriber {
-  @usableFromInline
-  typealias Input = Owner.SecondaryOutput
-  @usableFromInline
-  typealias Failure = Owner.SecondaryFailure
-
-  @usableFromInline
-  let owner: Owner
-  @usableFromInline
-  let id: Int
-
-  @inlinable
-  init(owner: Owner, id: Int) {
-    self.owner = owner
-    self.id = id
-  }
-  @usableFromInline
-  let combineIdentifier = CombineIdentifier()
-
-  @inlinable
-  func receive(subscription: any Subscription) {
-    owner.secondary(id, didSubscribe: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    owner.secondary(id, didSend: input)
-    return .none
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    owner.secondary(id, didComplete: completion)
   }
 }

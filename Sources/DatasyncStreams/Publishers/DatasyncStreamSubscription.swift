@@ -1,0 +1,101 @@
+import Datasync
+import Dispatch
+import Streams
+
+/// The subscription of a stream fed by Datasync callbacks: it delivers their outputs to one
+/// subscriber, within its demand.
+///
+/// Outputs are produced on the subscription's serial `queue` (the queue of the underlying
+/// Datasync subscriptions) and delivered on it, through the Streams delivery engine, so calls into
+/// the subscriber never overlap. Outputs that arrive while the subscriber has no demand are kept,
+/// in order and without limit, until it asks for more: a stream of database events never drops
+/// one. The completion comes after the kept outputs. `cancel()` runs the termination handler
+/// (which cancels the Datasync subscriptions) at once; nothing is delivered after it.
+final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
+  DeliveringSubscription, @unchecked Sendable
+{
+  // `@unchecked Sendable`: `lock` guards `delivery` and `terminationHandler`; `queue` is
+  // immutable.
+  let queue: DispatchQueue
+  let lock = StreamsLock()
+  var delivery: DeliveryState<Downstream>
+  private var terminationHandler: (() -> Void)?
+
+  init(_ downstream: Downstream, label: String) {
+    delivery = DeliveryState(downstream: downstream)
+    queue = DispatchQueue(label: label)
+  }
+
+  /// Runs `handler` when the stream is cancelled or completes; at once if that already happened.
+  func onTermination(_ handler: @escaping () -> Void) {
+    lock.lock()
+    guard !delivery.isClosed else {
+      lock.unlock()
+      handler()
+      return
+    }
+    terminationHandler = handler
+    lock.unlock()
+  }
+
+  /// Keeps `output` for delivery. Called on `queue`.
+  func send(_ output: Downstream.Input) {
+    lock.lock()
+    delivery.push(output)
+    lock.unlock()
+    drain()
+  }
+
+  /// Ends the stream after the kept outputs. Called on `queue`.
+  func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    delivery.finishAfterWaitingValues(completion)
+    lock.unlock()
+    drain()
+  }
+
+  /// Ends the stream from another queue than `queue`.
+  func finishLater(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    delivery.finishAfterWaitingValues(completion)
+    lock.unlock()
+    drainLater()
+  }
+
+  func request(_ more: Subscribers.Demand) {
+    lock.lock()
+    guard !delivery.isClosed, more > 0 else {
+      lock.unlock()
+      return
+    }
+    delivery.demand += more
+    lock.unlock()
+    drainLater()
+  }
+
+  func cancel() {
+    lock.lock()
+    let handler = terminationHandler
+    terminationHandler = nil
+    let closed = delivery.close()
+    lock.unlock()
+    handler?()
+    withExtendedLifetime(closed) {}
+  }
+
+  /// Runs the termination handler once the subscriber received its completion.
+  func didDeliverCompletion() {
+    let handler = lock.withLock {
+      defer { terminationHandler = nil }
+      return terminationHandler
+    }
+    handler?()
+  }
+
+  /// Delivers on `queue` what demand allows. The closure holds the subscription as an
+  /// existential, so that it captures none of its generic types.
+  private func drainLater() {
+    let target: any DeliveringSubscription & Sendable = self
+    queue.async { target.drain() }
+  }
+}

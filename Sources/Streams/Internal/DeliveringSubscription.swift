@@ -1,0 +1,151 @@
+/// A subscription that delivers to one downstream through a ``DeliveryState`` guarded by its
+/// lock: the delivery engine of the subjects, the stateful operators and the Datasync streams.
+///
+/// Calls into the downstream never overlap and never exceed its demand: a thread that finds a
+/// delivery in progress leaves its value in the queue, and the delivering thread drains the queue
+/// before it lets go. No lock is held while calling out.
+///
+/// Conforming types hold `lock` and `delivery` as stored properties and change `delivery` only
+/// under the lock; the methods here are `@inlinable`, so they are specialised with the conforming
+/// type where it is used. Methods whose name ends in `AndUnlock` are entered with the lock held and
+/// return with it released (an asymmetric pair kept for speed on the delivery path).
+@usableFromInline
+package protocol DeliveringSubscription: AnyObject {
+  associatedtype Downstream: Subscriber
+
+  /// Guards `delivery` and the state of the conforming type.
+  var lock: StreamsLock { get }
+  /// The downstream side, guarded by `lock`.
+  var delivery: DeliveryState<Downstream> { get set }
+
+  /// The downstream received a value and returned `more` (already added to the demand). Called
+  /// with the lock held; calls out go into `effects`.
+  func didDeliver(returning more: Subscribers.Demand, into effects: inout DeferredEffects)
+
+  /// The downstream received its completion. Called without the lock.
+  func didDeliverCompletion()
+}
+
+extension DeliveringSubscription {
+  @inlinable
+  package func didDeliver(returning more: Subscribers.Demand, into effects: inout DeferredEffects) {
+  }
+
+  @inlinable
+  package func didDeliverCompletion() {}
+
+  /// Delivers what the queue holds, as demand allows, unless another thread is delivering.
+  @inlinable @inline(__always)
+  package func drain() {
+    lock.lock()
+    guard !delivery.isDelivering, delivery.canDeliver, let downstream = delivery.downstream else {
+      lock.unlock()
+      return
+    }
+    delivery.isDelivering = true
+    deliverQueuedAndUnlock(to: downstream)
+  }
+
+  /// Sends `value`: straight to the downstream when nothing is queued or being delivered and
+  /// there is demand (the fast path), otherwise through the queue. Performs `effects` after
+  /// unlocking, before delivering.
+  @inlinable @inline(__always)
+  package func sendAndUnlock(_ value: Downstream.Input, effects: DeferredEffects? = nil) {
+    guard delivery.phase == .open, !delivery.isDelivering, delivery.bufferedCount == 0,
+      delivery.demand > 0, let downstream = delivery.downstream
+    else {
+      delivery.push(value)
+      lock.unlock()
+      effects?.perform()
+      drain()
+      return
+    }
+    delivery.demand -= 1
+    delivery.isDelivering = true
+    lock.unlock()
+    effects?.perform()
+    let more = downstream.receive(value)
+    lock.lock()
+    guard bookDeliveryOrUnlock(returning: more) else { return }
+    deliverQueuedAndUnlock(to: downstream)
+  }
+
+  /// Queues `completion` (see ``DeliveryState/finish(_:)``), performs `effects`, then delivers.
+  @inlinable @inline(__always)
+  package func finishAndUnlock(
+    _ completion: DeliveryState<Downstream>.Completion, effects: DeferredEffects? = nil
+  ) {
+    delivery.finish(completion)
+    lock.unlock()
+    effects?.perform()
+    drain()
+  }
+
+  /// Books the demand a delivered value returned and calls ``didDeliver(returning:into:)``. Called
+  /// with the lock held; returns false, with the lock released, when the delivery closed meanwhile.
+  @inlinable @inline(__always)
+  package func bookDeliveryOrUnlock(returning more: Subscribers.Demand) -> Bool {
+    guard delivery.phase != .closed else {
+      delivery.isDelivering = false
+      lock.unlock()
+      return false
+    }
+    delivery.demand += more
+    var effects = DeferredEffects()
+    didDeliver(returning: more, into: &effects)
+    guard !effects.isEmpty else { return true }
+    lock.unlock()
+    effects.perform()
+    lock.lock()
+    guard delivery.phase != .closed else {
+      delivery.isDelivering = false
+      lock.unlock()
+      return false
+    }
+    return true
+  }
+
+  /// The delivery loop: values as demand allows, then the completion once no value waits.
+  /// Entered with the lock held and `isDelivering` set; returns with the lock released.
+  @inlinable @inline(__always)
+  package func deliverQueuedAndUnlock(to downstream: Downstream) {
+    while true {
+      if let value = delivery.popDeliverable() {
+        lock.unlock()
+        let more = downstream.receive(value)
+        lock.lock()
+        guard bookDeliveryOrUnlock(returning: more) else { return }
+        continue
+      }
+      delivery.isDelivering = false
+      guard let completion = delivery.takeReadyCompletion() else {
+        lock.unlock()
+        return
+      }
+      lock.unlock()
+      downstream.receive(completion: completion)
+      didDeliverCompletion()
+      return
+    }
+  }
+}
+
+extension DeliveringSubscription where Self: Subscription {
+  /// Hands this subscription to the downstream, holding back deliveries until it has it, then
+  /// delivers what arrived meanwhile.
+  @inlinable @inline(__always)
+  package func startDelivery() {
+    lock.lock()
+    guard let downstream = delivery.downstream else {
+      lock.unlock()
+      return
+    }
+    delivery.isDelivering = true
+    lock.unlock()
+    downstream.receive(subscription: self)
+    lock.lock()
+    delivery.isDelivering = false
+    lock.unlock()
+    drain()
+  }
+}

@@ -1,0 +1,159 @@
+/// Where a subscription stands with its downstream.
+@usableFromInline
+package enum DeliveryPhase: Sendable {
+  /// Values are accepted and delivered as demand allows.
+  case open
+  /// A completion waits behind the values still queued; nothing more is accepted.
+  case completing
+  /// The completion was delivered or the downstream cancelled; the downstream is released.
+  case closed
+}
+
+/// The downstream side of a subscription: the subscriber, its demand, the values waiting for it,
+/// the completion and the phase.
+///
+/// A value without demand waits in the queue until the downstream asks (subscriptions that drop
+/// such values check ``unusedDemand`` before pushing). A failure queued with ``finish(_:)`` is
+/// delivered as soon as the downstream is free, dropping the values still waiting; a normal
+/// finish, or a completion queued with ``finishAfterWaitingValues(_:)``, comes after them.
+///
+/// It is a value without a lock: the ``DeliveringSubscription`` that holds it guards it with its
+/// own lock and runs the delivery loop.
+@usableFromInline
+package struct DeliveryState<Downstream: Subscriber> {
+  @usableFromInline
+  package typealias Output = Downstream.Input
+  @usableFromInline
+  package typealias Completion = Subscribers.Completion<Downstream.Failure>
+
+  // Fields of fixed layout first, so that unspecialised code reaches them at static offsets;
+  // those whose layout depends on the downstream's types come last.
+  /// Demand not yet used by a delivered value (values waiting in the queue have not used it).
+  @usableFromInline
+  package var demand = Subscribers.Demand.none
+  @usableFromInline
+  var head = 0
+  /// The number of values waiting for demand.
+  @usableFromInline
+  package var bufferedCount = 0
+  /// Whether a thread is inside a call to the downstream (or the downstream is receiving its
+  /// subscription); the others leave what they bring in the queue for it.
+  @usableFromInline
+  package var isDelivering = false
+  @usableFromInline
+  package var phase = DeliveryPhase.open
+  /// The subscriber; nil once closed.
+  @usableFromInline
+  package var downstream: Downstream?
+  @usableFromInline
+  var queue: [Output] = []
+  @usableFromInline
+  var completion: Completion?
+
+  @inlinable
+  package init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  @inlinable
+  package var isOpen: Bool { phase == .open }
+
+  @inlinable
+  package var isClosed: Bool { phase == .closed }
+
+  /// Demand that the values already waiting will not use.
+  @inlinable
+  package var unusedDemand: Subscribers.Demand { demand - bufferedCount }
+
+  /// Queues `value` for delivery; ignored unless open.
+  @inlinable
+  package mutating func push(_ value: Output) {
+    guard phase == .open else { return }
+    queue.append(value)
+    bufferedCount += 1
+  }
+
+  /// Queues `completion`; a failure drops the values still waiting. Ignored unless open.
+  @inlinable
+  package mutating func finish(_ completion: Completion) {
+    guard phase == .open else { return }
+    phase = .completing
+    self.completion = completion
+    if case .failure = completion { removeAll() }
+  }
+
+  /// Queues `completion` behind the values already waiting, even a failure. Ignored unless open.
+  @inlinable
+  package mutating func finishAfterWaitingValues(_ completion: Completion) {
+    guard phase == .open else { return }
+    phase = .completing
+    self.completion = completion
+  }
+
+  /// Closes the delivery: returns the downstream and the values that were waiting, to release
+  /// after unlocking; nil when it was already closed.
+  @inlinable
+  package mutating func close() -> (downstream: Downstream, dropped: [Output])? {
+    guard phase != .closed, let downstream else { return nil }
+    phase = .closed
+    self.downstream = nil
+    completion = nil
+    return (downstream, removeAll())
+  }
+
+  /// Drops the oldest waiting value.
+  @inlinable
+  mutating func dropOldest() -> Output? {
+    guard bufferedCount > 0 else { return nil }
+    return takeHead()
+  }
+
+  /// Whether the delivery loop has something to deliver: a value with demand for it, or the
+  /// completion once no value waits.
+  @inlinable
+  var canDeliver: Bool {
+    (bufferedCount > 0 && demand > 0) || (phase == .completing && bufferedCount == 0)
+  }
+
+  /// The next value, taking one unit of demand, if there is a value and demand for it.
+  @inlinable
+  mutating func popDeliverable() -> Output? {
+    guard bufferedCount > 0, demand > 0 else { return nil }
+    demand -= 1
+    return takeHead()
+  }
+
+  /// The completion, once every value before it was delivered; the delivery is then closed.
+  @inlinable
+  mutating func takeReadyCompletion() -> Completion? {
+    guard phase == .completing, bufferedCount == 0, let completion else { return nil }
+    phase = .closed
+    downstream = nil
+    self.completion = nil
+    return completion
+  }
+
+  @inlinable
+  mutating func takeHead() -> Output {
+    let value = queue[head]
+    head += 1
+    bufferedCount -= 1
+    if bufferedCount == 0 {
+      queue.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return value
+  }
+
+  /// Empties the queue, returning what it held so it can be released after unlocking.
+  @discardableResult
+  @inlinable
+  mutating func removeAll() -> [Output] {
+    guard bufferedCount > 0 else { return [] }
+    let dropped = Array(queue[head...])
+    queue = []
+    head = 0
+    bufferedCount = 0
+    return dropped
+  }
+}

@@ -1,0 +1,90 @@
+/// Base of the subscriptions that stateful operators (timed, combining, flattening, buffering)
+/// give their downstream: a ``DeliveringSubscription`` whose subclasses keep their own state under
+/// the same lock.
+///
+/// A subclass reacts to its upstreams by changing its state and `delivery` under `lock`, then
+/// sends values with ``DeliveringSubscription/sendAndUnlock(_:effects:)`` or queues its completion
+/// with ``DeliveringSubscription/finishAndUnlock(_:effects:)``; the hooks below tell it about the
+/// downstream's demand and cancellation.
+@usableFromInline
+internal class StatefulOperatorSubscription<Downstream: Subscriber>: Subscription,
+  DeliveringSubscription, OperatorNamed
+{
+  // `lock` guards `delivery` and every subclass's mutable state.
+  @usableFromInline
+  final let lock = StreamsLock()
+  @usableFromInline
+  final var delivery: DeliveryState<Downstream>
+
+  @inlinable
+  init(downstream: Downstream) {
+    delivery = DeliveryState(downstream: downstream)
+  }
+
+  /// The operator's name; each subclass gives its own.
+  @usableFromInline
+  var operatorName: String { "Operator" }
+
+  /// Downstream demand grew by `added` (already added to `delivery.demand`). Lock held.
+  @inlinable
+  func demandDidGrow(by added: Subscribers.Demand, _ effects: inout DeferredEffects) {}
+
+  /// A value was delivered downstream. Lock held.
+  @inlinable
+  func didDeliverValue(_ effects: inout DeferredEffects) {}
+
+  /// The downstream cancelled: cancel upstreams and timers, release state. Lock held.
+  @inlinable
+  func didCancel(_ effects: inout DeferredEffects) {}
+
+  @inlinable
+  final func didDeliver(returning more: Subscribers.Demand, into effects: inout DeferredEffects) {
+    didDeliverValue(&effects)
+    if more > 0 { demandDidGrow(by: more, &effects) }
+  }
+
+  /// Queues `completion` after cancelling everything the operator holds (the work of
+  /// ``didCancel(_:)``), then delivers. Entered with the lock held; returns with it released.
+  @inlinable
+  final func terminateAndUnlock(with completion: DeliveryState<Downstream>.Completion) {
+    var effects = DeferredEffects()
+    didCancel(&effects)
+    finishAndUnlock(completion, effects: effects)
+  }
+
+  /// Hands this subscription to the downstream.
+  @inlinable
+  final func start() {
+    startDelivery()
+  }
+
+  @inlinable
+  final func request(_ demand: Subscribers.Demand) {
+    guard demand > 0 else { return }
+    lock.lock()
+    guard !delivery.isClosed else {
+      lock.unlock()
+      return
+    }
+    delivery.demand += demand
+    var effects = DeferredEffects()
+    demandDidGrow(by: demand, &effects)
+    lock.unlock()
+    effects.perform()
+    drain()
+  }
+
+  @inlinable
+  final func cancel() {
+    lock.lock()
+    guard let closed = delivery.close() else {
+      lock.unlock()
+      return
+    }
+    var effects = DeferredEffects()
+    didCancel(&effects)
+    lock.unlock()
+    effects.perform()
+    withExtendedLifetime(closed) {}
+  }
+}
