@@ -13,11 +13,12 @@ struct AuthenticationStatePublisher: Publisher {
 
   func receive<S: Subscriber>(subscriber: S)
   where S.Input == AuthenticationState, S.Failure == Never {
-    let conduit = StreamConduit(subscriber, label: "DatasyncStreams.authenticationState")
-    subscriber.receive(subscription: conduit)
-    let observation = service.observeState(queue: conduit.queue) { [weak conduit] state in
-      conduit?.send(state)
+    let stream = DatasyncStreamSubscription(
+      subscriber, label: "DatasyncStreams.authenticationState")
+    subscriber.receive(subscription: stream)
+    let observation = service.observeState(queue: stream.queue) { [weak stream] state in
+      stream?.send(state)
     }
-    conduit.onTermination { observation.cancel() }
+    stream.onTermination { observation.cancel() }
   }
 }
