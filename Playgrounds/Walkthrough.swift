@@ -39,6 +39,7 @@ var walkthroughs: [any Walkthrough.Type] {
     CounterWalkthrough.self,
     SearchDebounceWalkthrough.self,
     PresenceWalkthrough.self,
+    SecureChatWalkthrough.self,
     ReadmeTour.self,
   ]
 }

@@ -19,7 +19,25 @@ import Testing
     #expect(
       Set(names).isSuperset(of: [
         "chat-feed", "employee-directory", "counter", "search-debounce", "presence",
+        "secure-chat",
       ]))
+  }
+
+  @Test func secureChat() async throws {
+    #expect(
+      try await transcript(of: SecureChatWalkthrough.self) == [
+        "alice signed in as alice",
+        "bob signed in as bob",
+        "alice and bob each wrote a message under their own uid",
+        "bob sees alice's messages: +m1",
+        "bob writing as alice: permissionDenied",
+        "  bob's own view: +forged",
+        "  bob's own view: -forged",
+        "alice writing a message without a text: permissionDenied",
+        "alice reads the room: Hi Bob / Hi Alice",
+        "bob reads the room: Hi Bob / Hi Alice",
+        "a visitor who is not signed in reading the room: permissionDenied",
+      ])
   }
 
   @Test func chatFeed() async throws {

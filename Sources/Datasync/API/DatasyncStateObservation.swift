@@ -1,9 +1,9 @@
 import Foundation
 
-/// An observation of a service's connection state, made by
-/// ``DatasyncManager/observeState(queue:onChange:)``; cancel it to stop.
-///
-/// An observation also ends when its manager is deinitialized.
+/// An observation of a state, cancel it to stop: a service's connection state, made by
+/// ``DatasyncManager/observeState(queue:onChange:)`` (it also ends when its manager is
+/// deinitialized), or an application's authentication state, made by
+/// ``AuthenticationService/observeState(queue:onChange:)``.
 public final class DatasyncStateObservation: @unchecked Sendable {
   private let lock = NSLock()
   // Protected by `lock`: what stops the observation, nil once run.

@@ -14,6 +14,9 @@ public final class WebcomApplication: Sendable {
   public let configuration: WebcomConfiguration
   /// The Datasync service of the application (always the same instance).
   public let datasyncService: DatasyncService
+  /// The authentication of the application with its back end, which the security rules of every
+  /// operation of ``datasyncService`` see (always the same instance).
+  public let authenticationService: AuthenticationService
   private let context: ApplicationContext
 
   /// Creates an application and connects its Datasync service to the configured back end.
@@ -21,6 +24,7 @@ public final class WebcomApplication: Sendable {
     self.configuration = configuration
     self.context = ApplicationContext(identifier: configuration.identifier)
     self.datasyncService = DatasyncService(context: context, backEnd: configuration.backEnd)
+    self.authenticationService = AuthenticationService(client: datasyncService.client)
   }
 
   /// The encoder used for every value written through this application's nodes.

@@ -17,6 +17,8 @@ enum ClientEffect: Sendable {
   case answerAuthentication(RequestIdentifier, WebcomResult<DatasyncAuthentication?>)
   /// Tell the state observers about a new connection state.
   case changeState(DatasyncState)
+  /// Tell the authentication observers about a new identity (nil: unauthenticated).
+  case changeAuthentication(DatasyncAuthentication?)
   /// End these subscriptions, which the back end stopped serving, in order.
   case revoke([SubscriptionIdentifier], WebcomError)
 
@@ -24,7 +26,7 @@ enum ClientEffect: Sendable {
   var onlyEnqueues: Bool {
     switch self {
     case .deliver, .send, .connect: true
-    case .answer, .answerAuthentication, .changeState, .revoke: false
+    case .answer, .answerAuthentication, .changeState, .changeAuthentication, .revoke: false
     }
   }
 }

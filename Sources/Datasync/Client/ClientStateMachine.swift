@@ -28,9 +28,14 @@ struct ClientStateMachine {
   /// Whether the application lets the client connect.
   private(set) var isConnectionEnabled = true
   private(set) var state = DatasyncState.disconnected
-  /// The identity the back end last gave the connection; nil when unauthenticated, as every
-  /// connection starts.
+  /// The identity the client is authenticated as: the one the back end gave for ``token``, kept
+  /// across disconnections (the token is sent again on reconnection); nil when unauthenticated.
   private(set) var authentication: DatasyncAuthentication?
+  /// The token the back end last accepted, sent again first on every reconnection (a connection
+  /// starts unauthenticated); nil when unauthenticated.
+  private var token: String?
+  /// The authentication with ``token`` sent on reconnection, until the back end answers it.
+  private var reauthentication: RequestIdentifier?
 
   /// What the cache holds at a path (null when nothing is known).
   func cachedValue(at path: DatasyncPath) -> JSONValue {
@@ -102,17 +107,23 @@ struct ClientStateMachine {
   /// ``ClientEffect/answerAuthentication(_:_:)`` with the identity the rules now see, or the back
   /// end's error (`permissionDenied` for an unknown token).
   ///
-  /// Made while disconnected, it waits and goes first once the back end confirms the connection,
-  /// before the renewed listens and the other queued requests, which the rules then check as the
-  /// new identity. Once sent, it fails with `disconnected` when the connection drops before the
-  /// answer (a connection comes back unauthenticated: authenticating again is the caller's
-  /// decision); disabling the connection fails it, sent or not.
+  /// Once accepted, the token is kept and sent again first after every reconnection, so that
+  /// the identity survives disconnections (see ``receive(_:)``). A refused token leaves the
+  /// identity as it was.
+  ///
+  /// Made while disconnected, it waits, in order with the other authentication requests, and
+  /// goes once the back end confirms the connection: after the kept token, before the renewed
+  /// listens and the other queued requests, which the rules then check as the new identity.
+  /// Once sent, it fails with `disconnected` when the connection drops before the answer (the
+  /// kept token, if any, is the one sent again); disabling the connection fails it, sent or not.
   mutating func authenticate(token: String) -> (RequestIdentifier, [ClientEffect]) {
     authenticationRequest { .authenticate($0, token: token) }
   }
 
-  /// Makes the connection unauthenticated; answered by an
+  /// Makes the connection unauthenticated and forgets the kept token; answered by an
   /// ``ClientEffect/answerAuthentication(_:_:)`` with nil, or failing as ``authenticate(token:)``.
+  /// A sign-out that fails because the connection dropped or was disabled still forgets the
+  /// token: the connection comes back unauthenticated.
   mutating func signOut() -> (RequestIdentifier, [ClientEffect]) {
     authenticationRequest { .signOut($0) }
   }
@@ -261,8 +272,14 @@ struct ClientStateMachine {
     case .connected(let offset):
       guard isConnectionEnabled else { break }
       clockOffset = offset
-      // Authentications first, so that the rules check what follows as their identity; then
-      // the listens, in a stable order, so that the queued requests find them renewed.
+      // Authentications first, so that the rules check what follows as their identity: the
+      // kept token (a connection starts unauthenticated), then those made while disconnected;
+      // then the listens, in a stable order, so that the queued requests find them renewed.
+      if let token {
+        let identifier = requests.makeIdentifier()
+        reauthentication = identifier
+        effects.append(.send(.authenticate(identifier, token: token)))
+      }
       requests.sendQueuedAuthentications(into: &effects)
       for path in listens.keys.sorted(by: { $0.string < $1.string }) {
         effects.append(.send(.listen(path)))
@@ -279,8 +296,10 @@ struct ClientStateMachine {
       views.complete(where: { path.isAncestorOrSelf(of: $0.path) }, cache: cache, into: &effects)
     case .changed(let operation):
       views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
-    case .acknowledged(let identifier, _) where requests.takeAuthentication(identifier):
-      authentication = nil
+    case .acknowledged(let identifier, _) where requests.isAwaitingAuthentication(identifier):
+      _ = requests.takeAuthentication(identifier)
+      token = nil
+      setAuthentication(nil, into: &effects)
       effects.append(.answerAuthentication(identifier, .success(nil)))
     case .acknowledged(let identifier, let announced):
       if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
@@ -290,7 +309,14 @@ struct ClientStateMachine {
       let value: JSONValue
       if case .set(_, let written)? = announced { value = written } else { value = .null }
       effects.append(.answer(identifier, .success(value)))
-    case .rejected(let identifier, let error, _) where requests.takeAuthentication(identifier):
+    case .rejected(let identifier, _, _) where identifier == reauthentication:
+      // The kept token was revoked while disconnected: the back end checks the renewed listens
+      // as unauthenticated and revokes those that needed the identity.
+      reauthentication = nil
+      token = nil
+      setAuthentication(nil, into: &effects)
+    case .rejected(let identifier, let error, _) where requests.isAwaitingAuthentication(identifier):
+      _ = requests.takeAuthentication(identifier)
       effects.append(.answerAuthentication(identifier, .failure(error)))
     case .rejected(let identifier, let error, let current):
       _ = requests.takeRead(identifier)
@@ -304,28 +330,51 @@ struct ClientStateMachine {
       effects.append(.answer(identifier, .success(cache.value(at: path))))
     case .revoked(let path, let error):
       revoke(at: path, error: error, into: &effects)
+    case .authenticated(let identifier, let identity) where identifier == reauthentication:
+      reauthentication = nil
+      setAuthentication(identity, into: &effects)
     case .authenticated(let identifier, let identity):
-      guard requests.takeAuthentication(identifier) else { break }
-      authentication = identity
+      guard case .authenticate(_, let accepted)? = requests.takeAuthentication(identifier) else {
+        break
+      }
+      token = accepted
+      setAuthentication(identity, into: &effects)
       effects.append(.answerAuthentication(identifier, .success(identity)))
     case .authenticationChanged(let identity):
-      authentication = identity
+      if identity == nil { token = nil }
+      setAuthentication(identity, into: &effects)
     }
     return effects
   }
 
   /// Fails the authentication requests waiting for the back end (those not sent yet too when
-  /// `includingUnsent`), as the connection dropped: it comes back unauthenticated.
+  /// `includingUnsent`), as the connection dropped: it comes back unauthenticated, and is
+  /// authenticated again with the kept token on reconnection. A failed sign-out forgets the
+  /// token.
   private mutating func abandonAuthentications(
     includingUnsent: Bool, into effects: inout [ClientEffect]
   ) {
-    authentication = nil
-    for identifier in requests.abandonAuthentications(includingUnsent: includingUnsent) {
+    reauthentication = nil
+    for request in requests.abandonAuthentications(includingUnsent: includingUnsent) {
+      guard let identifier = request.identifier else { continue }
+      if case .signOut = request {
+        token = nil
+        setAuthentication(nil, into: &effects)
+      }
       let error = WebcomError(
         .disconnected,
         "the connection was lost or disabled before the back end answered the authentication")
       effects.append(.answerAuthentication(identifier, .failure(error)))
     }
+  }
+
+  /// Changes the identity, telling the observers when it differs.
+  private mutating func setAuthentication(
+    _ identity: DatasyncAuthentication?, into effects: inout [ClientEffect]
+  ) {
+    guard identity != authentication else { return }
+    authentication = identity
+    effects.append(.changeAuthentication(identity))
   }
 
   /// Ends the subscriptions at or below a path the back end stopped serving, and drops the data

@@ -11,15 +11,16 @@ import Synchronization
 ///   inside the critical section, so that the effects of two concurrent operations keep the order
 ///   of their state changes: every subscriber gets its events, and the back end the requests, in
 ///   the order the state changed;
-/// - the call-outs — answers to requests (authentication included), state observers, revoked
-///   subscriptions — after unlocking, as they may run code of the application, which may call
-///   the client again.
+/// - the call-outs — answers to requests (authentication included), state and authentication
+///   observers, revoked subscriptions — after unlocking, as they may run code of the
+///   application, which may call the client again.
 final class DatasyncClient: Sendable {
   /// The answer to a request: the written value for writes, the value for reads.
   typealias Answer = @Sendable (WebcomResult<JSONValue>) -> Void
   /// The answer to an authentication request: the identity, nil after a sign-out.
   typealias AuthenticationAnswer = @Sendable (WebcomResult<DatasyncAuthentication?>) -> Void
   typealias StateObserver = @Sendable (DatasyncState) -> Void
+  typealias AuthenticationObserver = @Sendable (AuthenticationState) -> Void
 
   /// What the mutex protects.
   private struct Guarded {
@@ -30,6 +31,7 @@ final class DatasyncClient: Sendable {
     /// The registered subscriptions, which the state machine names by identifier.
     var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
     var stateObservers: [UInt64: StateObserver] = [:]
+    var authenticationObservers: [UInt64: AuthenticationObserver] = [:]
     var nextObserverToken: UInt64 = 1
   }
 
@@ -38,6 +40,7 @@ final class DatasyncClient: Sendable {
     case answer(Answer, WebcomResult<JSONValue>)
     case answerAuthentication(AuthenticationAnswer, WebcomResult<DatasyncAuthentication?>)
     case changeState([StateObserver], DatasyncState)
+    case changeAuthentication([AuthenticationObserver], AuthenticationState)
     case revoke([SubscriptionCore], WebcomError)
   }
 
@@ -158,9 +161,23 @@ final class DatasyncClient: Sendable {
 
   // MARK: Authentication
 
-  /// The identity the back end last gave the connection; nil when unauthenticated (also after a
-  /// disconnection, since every connection starts unauthenticated).
+  /// The identity the back end gave the token the client authenticated with, kept across
+  /// disconnections; nil when unauthenticated (see ``ClientStateMachine/authentication``).
   var authentication: DatasyncAuthentication? { guarded.withLock { $0.machine.authentication } }
+
+  /// Calls `observer` on every change of the identity; returns a token for
+  /// ``removeAuthenticationObserver(_:)``.
+  func addAuthenticationObserver(_ observer: @escaping AuthenticationObserver) -> UInt64 {
+    guarded.withLock { guarded in
+      defer { guarded.nextObserverToken += 1 }
+      guarded.authenticationObservers[guarded.nextObserverToken] = observer
+      return guarded.nextObserverToken
+    }
+  }
+
+  func removeAuthenticationObserver(_ token: UInt64) {
+    _ = guarded.withLock { $0.authenticationObservers.removeValue(forKey: token) }
+  }
 
   /// Authenticates the connection with a token, after the requests already sent (see
   /// ``ClientStateMachine/authenticate(token:)``); `answer` gets the identity the rules now see.
@@ -282,6 +299,9 @@ final class DatasyncClient: Sendable {
       case .changeState(let state):
         let observers = guarded.stateObservers.sorted { $0.key < $1.key }.map(\.value)
         callouts.append(.changeState(observers, state))
+      case .changeAuthentication(let identity):
+        let observers = guarded.authenticationObservers.sorted { $0.key < $1.key }.map(\.value)
+        callouts.append(.changeAuthentication(observers, AuthenticationState(identity)))
       case .revoke(let identifiers, let error):
         let revoked = identifiers.compactMap { guarded.subscriptions.removeValue(forKey: $0) }
         callouts.append(.revoke(revoked, error))
@@ -298,6 +318,8 @@ final class DatasyncClient: Sendable {
       case .answerAuthentication(let answer, let result):
         answer(result)
       case .changeState(let observers, let state):
+        for observer in observers { observer(state) }
+      case .changeAuthentication(let observers, let state):
         for observer in observers { observer(state) }
       case .revoke(let subscriptions, let error):
         for subscription in subscriptions where subscription.complete(.revoked(error)) {

@@ -5,7 +5,7 @@ struct RequestLedger {
   private var outbox: [ClientRequest] = []
   private var readPaths: [RequestIdentifier: DatasyncPath] = [:]
   /// The authentication and sign-out requests not answered yet, sent or not.
-  private var authentications: Set<RequestIdentifier> = []
+  private var authentications: [RequestIdentifier: ClientRequest] = [:]
   /// The authentication and sign-out requests made while disconnected, to send first on
   /// reconnection.
   private var authenticationOutbox: [ClientRequest] = []
@@ -50,7 +50,7 @@ struct RequestLedger {
     _ request: ClientRequest, isConnected: Bool, into effects: inout [ClientEffect]
   ) {
     guard let identifier = request.identifier else { return }
-    authentications.insert(identifier)
+    authentications[identifier] = request
     if isConnected {
       effects.append(.send(request))
     } else {
@@ -64,24 +64,31 @@ struct RequestLedger {
     authenticationOutbox = []
   }
 
-  /// Whether the identifier is an authentication or sign-out request still waiting; it no longer
-  /// waits after this call.
-  mutating func takeAuthentication(_ identifier: RequestIdentifier) -> Bool {
-    !authentications.isEmpty && authentications.remove(identifier) != nil
+  /// Whether the identifier is an authentication or sign-out request still waiting.
+  func isAwaitingAuthentication(_ identifier: RequestIdentifier) -> Bool {
+    !authentications.isEmpty && authentications[identifier] != nil
+  }
+
+  /// The authentication or sign-out request of this identifier when it is still waiting, nil
+  /// otherwise; it no longer waits after this call.
+  mutating func takeAuthentication(_ identifier: RequestIdentifier) -> ClientRequest? {
+    authentications.isEmpty ? nil : authentications.removeValue(forKey: identifier)
   }
 
   /// Stops waiting for the authentication and sign-out requests already sent (all of them,
   /// the queued ones included, when `includingUnsent`); returns them in order.
-  mutating func abandonAuthentications(includingUnsent: Bool) -> [RequestIdentifier] {
+  mutating func abandonAuthentications(includingUnsent: Bool) -> [ClientRequest] {
     guard !authentications.isEmpty else { return [] }
     var abandoned = authentications
     if includingUnsent {
       authenticationOutbox = []
     } else {
-      abandoned.subtract(authenticationOutbox.compactMap(\.identifier))
+      for identifier in authenticationOutbox.compactMap(\.identifier) {
+        abandoned[identifier] = nil
+      }
     }
-    authentications.subtract(abandoned)
-    return abandoned.sorted()
+    for identifier in abandoned.keys { authentications[identifier] = nil }
+    return abandoned.sorted { $0.key < $1.key }.map(\.value)
   }
 
   /// Stops waiting for every read (unsent reads leave the outbox); returns them by identifier.
@@ -113,7 +120,7 @@ struct RequestLedger {
       let error: WebcomError
       if let request = unsent[identifier] {
         error = Self.unsentRequestError(request)
-      } else if authentications.contains(identifier) {
+      } else if authentications[identifier] != nil {
         return .answerAuthentication(
           identifier,
           .failure(

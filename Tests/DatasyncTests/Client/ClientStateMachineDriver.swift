@@ -13,7 +13,8 @@ import Testing
 /// - `send listen /a`, `send unlisten /a`, `send write 3 set /a json`, `send write 3 merge /a
 ///   {b:json}`, `send write 3 increment /a +1.0`, `send write 3 cas /a json -> json`, `send read 3
 ///   /a`, `send onDisconnection 3 set /a json`, `send cancelOnDisconnection 3 /a`;
-/// - `connect`, `disconnect`, `state connected`, `state disconnected`;
+/// - `connect`, `disconnect`, `state connected`, `state disconnected`, `identity uid` for a new
+///   authentication state (`identity none` when unauthenticated);
 /// - `answer 3 = json` or `answer 3 ! code`; `answer 3 auth uid` for an authentication (`none`
 ///   after a sign-out); `send authenticate 3 token`, `send signOut 3`;
 /// - `revoke s1 s2 ! code`.
@@ -184,6 +185,8 @@ struct ClientStateMachineDriver {
       return "state connected"
     case .changeState(.disconnected):
       return "state disconnected"
+    case .changeAuthentication(let identity):
+      return "identity \(identity?.uid ?? "none")"
     case .revoke(let identifiers, let error):
       return (["revoke"] + identifiers.map(\.description) + ["!", "\(error.code)"])
         .joined(separator: " ")
