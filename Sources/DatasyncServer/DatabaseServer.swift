@@ -1,7 +1,6 @@
 import Datasync
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Serves Datasync databases over HTTP: the REST and streaming protocol of hosted realtime
 /// databases (so that their clients work against it), and the session extension of this
@@ -123,7 +122,7 @@ public final class DatabaseServer: Sendable {
 
 /// Sends `keep-alive` to every open stream periodically.
 private final class KeepAliveTimer: Sendable {
-  private let timer: Mutex<any DispatchSourceTimer>
+  private let timer: LockedValue<any DispatchSourceTimer>
 
   init(interval: Duration, streams: StreamRegistry) {
     let (seconds, attoseconds) = interval.components
@@ -134,7 +133,7 @@ private final class KeepAliveTimer: Sendable {
       deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
     source.setEventHandler { streams.sendKeepAlives() }
     source.resume()
-    timer = Mutex(source)
+    timer = LockedValue(source)
   }
 
   func cancel() {

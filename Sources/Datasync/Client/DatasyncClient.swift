@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The client of one ``DatasyncService``: its ``ClientStateMachine`` behind a mutex, and the
 /// effects of each operation performed.
@@ -45,7 +44,7 @@ final class DatasyncClient: Sendable {
   }
 
   private let connection: BackEndConnection
-  private let guarded = Mutex(Guarded())
+  private let guarded = LockedValue(Guarded())
 
   init(connection: BackEndConnection) {
     self.connection = connection

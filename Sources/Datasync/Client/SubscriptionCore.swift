@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The engine side of a subscription: what it listens to and how to reach its subscriber.
 ///
@@ -27,7 +26,7 @@ final class SubscriptionCore: Sendable {
   let eventType: DatasyncEventType
   let queue: DispatchQueue
   let context: ApplicationContext
-  private let links: Mutex<Links>
+  private let links: LockedValue<Links>
 
   init(
     path: DatasyncPath, constraint: DatasyncChildrenConstraint, eventType: DatasyncEventType,
@@ -39,7 +38,7 @@ final class SubscriptionCore: Sendable {
     self.eventType = eventType
     self.queue = queue
     self.context = context
-    links = Mutex(Links(callbacks: Callbacks(onEvent: onEvent, onCompletion: onCompletion)))
+    links = LockedValue(Links(callbacks: Callbacks(onEvent: onEvent, onCompletion: onCompletion)))
   }
 
   /// Links the public subscription and the manager used to build events' nodes (both weakly).

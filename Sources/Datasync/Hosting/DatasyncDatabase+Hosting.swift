@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One-shot requests of hosted clients: a client served over a network asks once (a REST read
 /// or write) and is answered, as a short-lived client of the back end with its own credential.
 extension DatasyncDatabase {
@@ -107,7 +105,7 @@ extension DatasyncDatabase {
 
 /// A client of one request: the messages the back end sends it.
 private final class OneShotClient: Sendable {
-  private let messages = Mutex<[BackEndMessage]>([])
+  private let messages = LockedValue<[BackEndMessage]>([])
 
   func record(_ message: BackEndMessage) {
     messages.withLock { $0.append(message) }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A hosted client that follows one location, as a streaming read of the REST protocol does:
 /// the value first, then every change, as ``HostedEvent``s.
@@ -38,7 +37,7 @@ package final class HostedListener: Sendable {
   private let queue: DispatchQueue
   private let callbacks: Callbacks
   /// Touched only on `queue` (the mutex makes that visible to the compiler).
-  private let phase = Mutex(Phase.starting)
+  private let phase = LockedValue(Phase.starting)
 
   /// Creates a listener; ``start()`` connects it.
   ///

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The whole connection of a client of this project served over a network (the session
 /// protocol, see ``SessionProtocol``): its listens, writes, reads, disconnection operations and
@@ -32,7 +31,7 @@ package final class HostedSession: Sendable {
   private let clientID: String
   private let queue: DispatchQueue
   private let send: @Sendable (HostedEvent) -> Void
-  private let credentials = Mutex(Credentials())
+  private let credentials = LockedValue(Credentials())
 
   /// Creates a session; ``start(token:)`` connects it.
   ///

@@ -1,5 +1,4 @@
 import Datasync
-import Synchronization
 
 /// The session protocol of this project's clients (see the README's "Serve" section): one event
 /// stream per client carrying the back end's messages, and `POST`s carrying its requests, on
@@ -120,7 +119,7 @@ private final class SessionSlot: Sendable {
   private let streams: StreamRegistry
   private let clientID: String
   private let namespace: Namespace?
-  private let state = Mutex(State())
+  private let state = LockedValue(State())
 
   init(sessions: SessionRegistry, streams: StreamRegistry, clientID: String, namespace: Namespace?)
   {

@@ -1,5 +1,4 @@
 import Datasync
-import Synchronization
 
 /// Streaming reads: `GET` with `Accept: text/event-stream`.
 extension RESTHandler {
@@ -41,9 +40,9 @@ extension RESTHandler {
 /// thread. Sending to a stream that ended (its reader was too slow, or went away) closes the
 /// listener. The slot and its listener refer to each other until either ends.
 private final class StreamSlot: Sendable {
-  let listener = Mutex<HostedListener?>(nil)
-  private let stream = Mutex<HTTPEventStream?>(nil)
-  private let registration = Mutex<UInt64?>(nil)
+  let listener = LockedValue<HostedListener?>(nil)
+  private let stream = LockedValue<HTTPEventStream?>(nil)
+  private let registration = LockedValue<UInt64?>(nil)
 
   func open(responder: HTTPResponder, first: HostedEvent, streams: StreamRegistry) {
     do {
