@@ -15,8 +15,16 @@ enum ClientRequest: Sendable {
   case writeOnDisconnection(WriteIdentifier, WriteOperation, repeating: Bool)
   /// Cancel the disconnection writes registered at the path; answered by an acknowledgement.
   case cancelDisconnectionWrites(WriteIdentifier, DatasyncPath)
-  /// Read the complete value at a path once; answered by ``BackEndMessage/value(_:_:)``.
+  /// Read the complete value at a path once; answered by ``BackEndMessage/value(_:_:)``, or by
+  /// ``BackEndMessage/rejected(_:_:current:)`` when the rules deny it.
   case read(WriteIdentifier, DatasyncPath)
+  /// Authenticate this connection with a token: from now on the rules see the token's identity
+  /// as `auth`. Answered by ``BackEndMessage/authenticated(_:_:)``, or by a rejection with
+  /// `permissionDenied` for a token the back end does not know (the connection's authentication
+  /// is then unchanged). A connection starts unauthenticated, also after a reconnection.
+  case authenticate(WriteIdentifier, token: String)
+  /// Make this connection unauthenticated; answered by an acknowledgement.
+  case signOut(WriteIdentifier)
 }
 
 /// A message from a back end to a client, delivered in order.
@@ -36,8 +44,15 @@ enum BackEndMessage: Sendable {
   case rejected(WriteIdentifier, WebcomError, current: JSONValue?)
   /// The answer to a read.
   case value(WriteIdentifier, JSONValue)
-  /// The back end no longer sends data for the path; listens there are dropped.
+  /// The back end no longer sends data for the path; listens there are dropped. Also the answer
+  /// to a listen the rules deny.
   case revoked(DatasyncPath, WebcomError)
+  /// The answer to a successful authentication: the identity the rules now see.
+  case authenticated(WriteIdentifier, DatasyncAuthentication)
+  /// The back end changed the identity of this connection without being asked: the token it
+  /// authenticated with now stands for another identity, or was revoked (nil: the connection is
+  /// unauthenticated). Revocations of the listens it may no longer read follow.
+  case authenticationChanged(DatasyncAuthentication?)
 }
 
 /// Identifies a request that expects an answer, unique within one client.

@@ -104,7 +104,8 @@ final class ClientCore: @unchecked Sendable {
     switch request {
     case .listen, .unlisten: nil
     case .write(let identifier, _), .writeOnDisconnection(let identifier, _, _),
-      .cancelDisconnectionWrites(let identifier, _), .read(let identifier, _):
+      .cancelDisconnectionWrites(let identifier, _), .read(let identifier, _),
+      .authenticate(let identifier, _), .signOut(let identifier):
       identifier
     }
   }
@@ -122,7 +123,7 @@ final class ClientCore: @unchecked Sendable {
       return WebcomError(
         .writeCancelled,
         "the disconnection writes at \(path.string) were not cancelled: \(reason)")
-    case .listen, .unlisten:
+    case .listen, .unlisten, .authenticate, .signOut:
       return WebcomError(.disconnected, reason)
     }
   }
@@ -431,6 +432,10 @@ final class ClientCore: @unchecked Sendable {
         }
       case .revoked(let path, let error):
         callouts.append(revokeLocked(at: path, error: error))
+      case .authenticated, .authenticationChanged:
+        // This client never asks to authenticate: only the embedded connection's hooks do, and
+        // they take their answers.
+        return
       }
     }
     for callout in callouts { callout() }

@@ -11,6 +11,9 @@ import Foundation
 /// network would (the back end runs the client's disconnection writes). The embedded network
 /// loses nothing: a request that reaches a cut connection waits and reaches the back end right
 /// after the next reconnection, before the client learns that it is connected again.
+///
+/// ``authenticate(withToken:then:)`` and ``signOut(then:)`` authenticate the connection with the
+/// back end, in order with the client's requests, and take their own answers.
 final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// The delay added to each request and each message: uniform in `minimum...maximum`, drawn
   /// from a generator seeded with `seed`.
@@ -28,9 +31,17 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
 
   private let database: DatasyncDatabase
   private let queue: DispatchQueue
-  /// Protects `receiver`.
+  /// Protects `receiver`, `authenticationAnswers`, `nextAuthenticationRequest` and
+  /// `authenticationState`.
   private let lock = NSLock()
   private var receiver: (@Sendable (BackEndMessage) -> Void)?
+  /// The answers awaited by ``authenticate(withToken:then:)`` and ``signOut(then:)``.
+  private var authenticationAnswers:
+    [WriteIdentifier: @Sendable (WebcomResult<DatasyncAuthentication?>) -> Void] = [:]
+  /// Identifiers of the authentication requests, counting down from the top so that they never
+  /// meet the client's, which count up.
+  private var nextAuthenticationRequest = WriteIdentifier.max
+  private var authenticationState: DatasyncAuthentication?
   /// Everything below is touched only on `queue`.
   private var isAttached = false
   /// The state the client asked for with ``setConnected(_:)``.
@@ -78,6 +89,51 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
       return receiver
     }
     _ = released
+  }
+
+  // MARK: Authentication
+
+  /// The identity the back end last gave this connection: nil when unauthenticated (also after a
+  /// disconnection, since every connection starts unauthenticated).
+  var authentication: DatasyncAuthentication? {
+    lock.withLock { authenticationState }
+  }
+
+  /// Authenticates the connection with a token, after the requests already sent: the back end
+  /// checks the client's later requests as the token's identity.
+  ///
+  /// - Parameter then: Gets the identity, or `permissionDenied` for a token the back end does not
+  ///   know (the connection's authentication is then unchanged). Called on the connection's queue.
+  func authenticate(
+    withToken token: String,
+    then: @escaping @Sendable (WebcomResult<DatasyncAuthentication>) -> Void
+  ) {
+    let identifier = registerAuthenticationAnswer { result in
+      then(
+        result.flatMap { authentication in
+          authentication.map { .success($0) }
+            ?? .failure(WebcomError(.internalError, "the back end answered without an identity"))
+        })
+    }
+    send(.authenticate(identifier, token: token))
+  }
+
+  /// Makes the connection unauthenticated, after the requests already sent.
+  ///
+  /// - Parameter then: Called on the connection's queue once the back end has done it.
+  func signOut(then: @escaping @Sendable () -> Void) {
+    let identifier = registerAuthenticationAnswer { _ in then() }
+    send(.signOut(identifier))
+  }
+
+  private func registerAuthenticationAnswer(
+    _ answer: @escaping @Sendable (WebcomResult<DatasyncAuthentication?>) -> Void
+  ) -> WriteIdentifier {
+    lock.withLock {
+      defer { nextAuthenticationRequest -= 1 }
+      authenticationAnswers[nextAuthenticationRequest] = answer
+      return nextAuthenticationRequest
+    }
   }
 
   // MARK: Test hooks
@@ -184,9 +240,36 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
+  /// Passes a message to the client, unless it answers an authentication request of this
+  /// connection (then it goes to that request's answer).
   private func receive(_ message: BackEndMessage) {
-    guard let receiver = lock.withLock({ receiver }) else { return }
-    receiver(message)
+    let (receiver, answer) = lock.withLock {
+      () -> ((@Sendable (BackEndMessage) -> Void)?, (() -> Void)?) in
+      switch message {
+      case .authenticated(let identifier, let authentication):
+        authenticationState = authentication
+        let answer = authenticationAnswers.removeValue(forKey: identifier)
+        return (nil, answer.map { answer in { answer(.success(authentication)) } })
+      case .acknowledged(let identifier, _) where !authenticationAnswers.isEmpty:
+        if let answer = authenticationAnswers.removeValue(forKey: identifier) {
+          authenticationState = nil
+          return (nil, { answer(.success(nil)) })
+        }
+      case .rejected(let identifier, let error, _) where !authenticationAnswers.isEmpty:
+        if let answer = authenticationAnswers.removeValue(forKey: identifier) {
+          return (nil, { answer(.failure(error)) })
+        }
+      case .authenticationChanged(let authentication):
+        authenticationState = authentication
+      case .disconnected:
+        authenticationState = nil
+      default:
+        break
+      }
+      return (self.receiver, nil)
+    }
+    if let answer { return answer() }
+    receiver?(message)
   }
 }
 

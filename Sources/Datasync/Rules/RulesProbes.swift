@@ -56,15 +56,14 @@ package enum RulesProbes {
     }
     """
 
-  /// One message written into a chat database, checked under the chat's rules or open rules,
-  /// or applied as the engine applies writes.
+  /// One message written into a chat database, checked under the chat's rules or open rules.
   package struct MessageWrite: Sendable {
     private let chatRules: DatasyncRules
     private let write: WriteOperation
-    private let oldRoot: JSONValue
+    fileprivate let oldRoot: JSONValue
     private let newRoot: JSONValue
     private let auth: DatasyncAuthentication
-    private let now: Date
+    fileprivate let now: Date
 
     /// The number of messages in the database.
     package let messageCount: Int
@@ -115,18 +114,80 @@ package enum RulesProbes {
       DatasyncRules.open.checkWrite(
         at: [write.path], auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now) == nil
     }
-
-    /// Applies the write to the database's tree as the engine does (without rules); returns
-    /// the number of rooms after it.
-    package func apply() -> Int {
-      (try? write.resolvingServerValues(now: now).applyingAuthoritatively(to: oldRoot))?.tree[
-        "rooms"
-      ].children?.count ?? 0
-    }
   }
 
   /// A chat database of `rooms` rooms of `messagesPerRoom` messages, and a message to write.
   package static func messageWrite(rooms: Int, messagesPerRoom: Int) -> MessageWrite {
     MessageWrite(rooms: rooms, messagesPerRoom: messagesPerRoom)
+  }
+
+  /// Messages written into a chat ``DatasyncDatabase`` by an authenticated client, as the back
+  /// end receives them (checked, applied, acknowledged and announced to a client listening to
+  /// the room), under the chat's rules or open rules.
+  package final class DatabaseWrites {
+    private let database: DatasyncDatabase
+    private let writer = Client()
+    private let listener = Client()
+    private let paths: [DatasyncPath]
+    private let messages: [JSONValue]
+    private var written = 0
+
+    /// A client of the database, which drops the messages it receives.
+    private final class Client: Sendable {
+      var identifier: ObjectIdentifier { ObjectIdentifier(self) }
+    }
+
+    fileprivate init(rooms: Int, messagesPerRoom: Int, chatRules: Bool) {
+      let write = MessageWrite(rooms: rooms, messagesPerRoom: messagesPerRoom)
+      let rules = chatRules ? try! DatasyncRules(json: RulesProbes.chatRules) : .open
+      database = DatasyncDatabase(
+        rules: rules, tokens: ["alice": DatasyncAuthentication(uid: "alice"), "admin": .admin])
+      database.setClock { [now = write.now] in now }
+      let seeder = Client()
+      database.attach(seeder.identifier) { _ in }
+      database.handle(.authenticate(0, token: "admin"), from: seeder.identifier)
+      database.handle(.write(1, .set(.root, write.oldRoot)), from: seeder.identifier)
+      database.detach(seeder.identifier)
+      let room = DatasyncPath(validatedKeys: ["rooms", "room0", "messages"])
+      let generator = PushIdentifierGenerator()
+      paths = (0..<1_000).map { _ in room.child(generator.next(at: write.now)) }
+      messages = ["Hello, everyone!", "Hello again!"].map { text in
+        .object(
+          JSONObject()
+            .setting(.string("alice"), for: "author")
+            .setting(.string(text), for: "text")
+            .setting(.int(1_699_999_999_000), for: "sent"))
+      }
+      database.attach(writer.identifier) { _ in }
+      database.handle(.authenticate(0, token: "alice"), from: writer.identifier)
+      database.attach(listener.identifier) { _ in }
+      database.handle(.authenticate(0, token: "alice"), from: listener.identifier)
+      database.handle(.listen(room), from: listener.identifier)
+    }
+
+    /// Writes the next message: 1,000 locations in turn, each new value differing from the one
+    /// it replaces. Not thread-safe: one thread writes.
+    package func writeNext() {
+      let index = written % paths.count
+      let message = messages[(written / paths.count) % messages.count]
+      written += 1
+      database.handle(.write(UInt64(written), .set(paths[index], message)), from: writer.identifier)
+    }
+
+    /// Whether the database holds the last message written (the rules accepted it).
+    package func lastWriteApplied() -> Bool {
+      guard written > 0 else { return false }
+      let index = (written - 1) % paths.count
+      return database.value(at: paths[index])
+        == messages[((written - 1) / paths.count) % messages.count]
+    }
+  }
+
+  /// A chat database of `rooms` rooms of `messagesPerRoom` messages, a client writing messages
+  /// into it and another listening to the room, under the chat's rules or open rules.
+  package static func databaseWrites(rooms: Int, messagesPerRoom: Int, chatRules: Bool)
+    -> DatabaseWrites
+  {
+    DatabaseWrites(rooms: rooms, messagesPerRoom: messagesPerRoom, chatRules: chatRules)
   }
 }

@@ -8,10 +8,9 @@ import Testing
   let queue = DispatchQueue(label: "test.latency-compensation")
 
   @Test func aRejectedPushIsAddedThenRemovedAmongAcceptedWrites() throws {
-    let database = DatasyncDatabase()
-    database.setWriteRule { path in
-      path.keys.contains("secret") ? WebcomError(.permissionDenied, "\(path) is private") : nil
-    }
+    let database = DatasyncDatabase(
+      rules: try DatasyncRules(
+        json: #"{"rules": {".read": true, "inbox": {"$item": {".write": "$item != 'secret'"}}}}"#))
     let alice = TestClient("alice", database: database)
     let bob = TestClient("bob", database: database)
     alice.connection.setLatency(.init(minimum: 0.001, maximum: 0.005, seed: 7))

@@ -70,19 +70,18 @@ import Testing
   }
 }
 
-/// The back end's write rule applies to disconnection operations when they are registered.
+/// The back end's rules apply to disconnection operations when they are registered.
 @Suite struct DisconnectionOperationRuleTests {
   @Test func aDisconnectionOperationAtARejectedPathFailsAndNeverRuns() throws {
-    let database = DatasyncDatabase()
-    database.setWriteRule { path in
-      path.keys.contains("locked") ? WebcomError(.permissionDenied, "\(path) is locked") : nil
-    }
+    let database = DatasyncDatabase(
+      rules: try DatasyncRules(
+        json: #"{"rules": {".read": true, "$top": {".write": "$top != 'locked'"}}}"#))
     let alice = TestClient("alice", database: database)
     let locked = try alice.node("locked/flag")
     #expect(throws: WebcomError.self) {
       try waitForResult { locked.set(true, at: .onDisconnection, queue: $0, then: $1) }
     }
-    database.setWriteRule(nil)
+    database.rules = .open
     alice.connection.dropConnection()
     let probe = try alice.node("probe")
     try waitForResult { probe.set(1, queue: $0, then: $1) }

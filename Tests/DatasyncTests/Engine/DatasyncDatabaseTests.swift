@@ -3,13 +3,12 @@ import Testing
 
 @testable import Datasync
 
-/// The embedded back end's write rule: a rejected write is reverted on the client.
+/// A write the back end's rules reject is reverted on the client.
 @Suite struct DatasyncDatabaseTests {
   @Test func aRejectedPushIsRevertedLocallyAndReportsTheError() throws {
-    let database = DatasyncDatabase()
-    database.setWriteRule { path in
-      path.keys.contains("locked") ? WebcomError(.permissionDenied, "\(path) is locked") : nil
-    }
+    let database = DatasyncDatabase(
+      rules: try DatasyncRules(
+        json: #"{"rules": {".read": true, "$top": {".write": "$top != 'locked'"}}}"#))
     let queue = DispatchQueue(label: "test.rejected")
     let manager = makeApplication(database: database).datasyncService.createManager()
     let list = try manager.nodeThrows(for: "locked")

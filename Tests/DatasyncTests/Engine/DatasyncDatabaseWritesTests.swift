@@ -6,34 +6,6 @@ import Testing
 /// The back end applies a merge's locations together, announces to each listen the part of a
 /// write inside it, and refuses writes over the limits of paths whoever sends them.
 @Suite struct DatasyncDatabaseWritesTests {
-  /// A client attached straight to a database, recording what the database sends it.
-  final class RawClient: @unchecked Sendable {
-    /// Protects `received`.
-    private let lock = NSLock()
-    private var received: [BackEndMessage] = []
-    let database: DatasyncDatabase
-
-    init(_ database: DatasyncDatabase) {
-      self.database = database
-      database.attach(ObjectIdentifier(self)) { [weak self] message in
-        guard let self else { return }
-        self.lock.withLock { self.received.append(message) }
-      }
-    }
-
-    func send(_ request: ClientRequest) {
-      database.handle(request, from: ObjectIdentifier(self))
-    }
-
-    /// Removes and returns the messages received so far (the database delivers synchronously).
-    func take() -> [BackEndMessage] {
-      lock.withLock {
-        defer { received = [] }
-        return received
-      }
-    }
-  }
-
   private static func path(_ string: String) throws -> DatasyncPath {
     try DatasyncPath(parsing: string)
   }

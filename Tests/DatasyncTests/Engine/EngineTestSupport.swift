@@ -178,3 +178,31 @@ final class SummaryRecorder: @unchecked Sendable {
     return true
   }
 }
+
+/// A client attached straight to a database, recording what the database sends it.
+final class RawClient: @unchecked Sendable {
+  /// Protects `received`.
+  private let lock = NSLock()
+  private var received: [BackEndMessage] = []
+  let database: DatasyncDatabase
+
+  init(_ database: DatasyncDatabase) {
+    self.database = database
+    database.attach(ObjectIdentifier(self)) { [weak self] message in
+      guard let self else { return }
+      self.lock.withLock { self.received.append(message) }
+    }
+  }
+
+  func send(_ request: ClientRequest) {
+    database.handle(request, from: ObjectIdentifier(self))
+  }
+
+  /// Removes and returns the messages received so far (the database delivers synchronously).
+  func take() -> [BackEndMessage] {
+    lock.withLock {
+      defer { received = [] }
+      return received
+    }
+  }
+}

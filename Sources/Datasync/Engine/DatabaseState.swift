@@ -1,0 +1,217 @@
+import Foundation
+
+/// The state of a ``DatasyncDatabase``: its tree, its rules, its tokens and its connected clients.
+///
+/// It has no lock of its own: the database's lock protects it. Messages go to clients through
+/// their `deliver` closures, which only enqueue (they never run client code), so that calling
+/// them here, in the order of the changes, gives every client the changes in the order they were
+/// applied.
+struct DatabaseState {
+  /// One connected client as the back end knows it.
+  struct Session {
+    /// The paths the client listens to, each one readable when it was last checked.
+    var listens: Set<DatasyncPath> = []
+    /// The token the client authenticated with, nil when unauthenticated.
+    var token: String?
+    /// The identity the rules see as `auth`, nil when unauthenticated.
+    var auth: DatasyncAuthentication?
+    let deliver: @Sendable (BackEndMessage) -> Void
+  }
+
+  /// A write a client registered for its disconnection.
+  struct DisconnectionWrite {
+    let operation: WriteOperation
+    let repeating: Bool
+    /// The token of the registering client when it registered: the write runs as the identity
+    /// this token stands for then (unauthenticated if it was revoked meanwhile).
+    let token: String?
+  }
+
+  /// The authoritative tree.
+  private(set) var root: JSONValue = .null
+  /// The rules every read and write of a client is checked against.
+  private(set) var rules: DatasyncRules
+  /// The identity each known token stands for.
+  var tokens: [String: DatasyncAuthentication]
+  var sessions: [ObjectIdentifier: Session] = [:]
+  private var disconnectionWrites: [ObjectIdentifier: [DisconnectionWrite]] = [:]
+
+  init(rules: DatasyncRules, tokens: [String: DatasyncAuthentication]) {
+    self.rules = rules
+    self.tokens = tokens
+  }
+
+  // MARK: Connections
+
+  /// Connects a client: from now on it receives messages through `deliver`, unauthenticated.
+  mutating func attach(
+    _ client: ObjectIdentifier, deliver: @escaping @Sendable (BackEndMessage) -> Void,
+    clockOffset: TimeInterval
+  ) {
+    sessions[client] = Session(deliver: deliver)
+    deliver(.connected(clockOffset: clockOffset))
+  }
+
+  /// Disconnects a client: its listens and its authentication are dropped, and its disconnection
+  /// writes run, each checked again against the rules (a refused one is dropped).
+  mutating func detach(_ client: ObjectIdentifier, now: Date) {
+    guard let session = sessions.removeValue(forKey: client) else { return }
+    let writes = disconnectionWrites[client] ?? []
+    let kept = writes.filter(\.repeating)
+    disconnectionWrites[client] = kept.isEmpty ? nil : kept
+    for write in writes {
+      let auth = write.token.flatMap { tokens[$0] }
+      let resolved = write.operation.resolvingServerValues(now: now)
+      guard let (tree, announced) = try? authorizedApplication(of: resolved, auth: auth, now: now)
+      else { continue }
+      commit(tree, announcing: announced, except: nil)
+    }
+    session.deliver(.disconnected)
+  }
+
+  // MARK: Requests
+
+  /// Handles one request of a connected client; requests of detached clients are ignored.
+  mutating func handle(_ request: ClientRequest, from client: ObjectIdentifier, now: Date) {
+    guard let session = sessions[client] else { return }
+    switch request {
+    case .listen(let path):
+      if let denied = rules.checkRead(path, auth: session.auth, root: root, now: now) {
+        revoke(path, of: client, error: denied)
+      } else {
+        sessions[client]?.listens.insert(path)
+        session.deliver(.listenData(path, root.value(at: path.keys)))
+      }
+    case .unlisten(let path):
+      sessions[client]?.listens.remove(path)
+    case .read(let identifier, let path):
+      if let denied = rules.checkRead(path, auth: session.auth, root: root, now: now) {
+        session.deliver(.rejected(identifier, denied, current: nil))
+      } else {
+        session.deliver(.value(identifier, root.value(at: path.keys)))
+      }
+    case .write(let identifier, let operation):
+      do throws(WebcomError) {
+        try operation.checkLimits()
+        let resolved = operation.resolvingServerValues(now: now)
+        let (tree, announced) = try authorizedApplication(
+          of: resolved, auth: session.auth, now: now)
+        commit(tree, announcing: announced, except: client)
+        session.deliver(
+          .acknowledged(
+            identifier,
+            announced: acknowledgement(of: resolved, announced: announced, to: session, now: now))
+        )
+      } catch {
+        session.deliver(
+          .rejected(
+            identifier, error,
+            current: readableValue(at: operation.path, auth: session.auth, now: now)))
+      }
+    case .writeOnDisconnection(let identifier, let operation, let repeating):
+      do throws(WebcomError) {
+        try operation.checkLimits()
+        try authorizeRegistration(of: operation, auth: session.auth, now: now)
+      } catch {
+        session.deliver(.rejected(identifier, error, current: nil))
+        return
+      }
+      let write = DisconnectionWrite(
+        operation: operation, repeating: repeating, token: session.token)
+      disconnectionWrites[client, default: []].append(write)
+      session.deliver(.acknowledged(identifier, announced: nil))
+    case .cancelDisconnectionWrites(let identifier, let path):
+      disconnectionWrites[client]?.removeAll { path.isAncestorOrSelf(of: $0.operation.path) }
+      session.deliver(.acknowledged(identifier, announced: nil))
+    case .authenticate(let identifier, let token):
+      guard let auth = tokens[token] else {
+        session.deliver(
+          .rejected(
+            identifier,
+            WebcomError(
+              .permissionDenied, "authentication failed: the token is unknown or was revoked"),
+            current: nil))
+        return
+      }
+      sessions[client]?.token = token
+      sessions[client]?.auth = auth
+      session.deliver(.authenticated(identifier, auth))
+      if session.auth != auth { recheckListens(of: client, now: now) }
+    case .signOut(let identifier):
+      sessions[client]?.token = nil
+      sessions[client]?.auth = nil
+      session.deliver(.acknowledged(identifier, announced: nil))
+      if session.auth != nil { recheckListens(of: client, now: now) }
+    }
+  }
+
+  /// Replaces the tree with the result of a write and announces the write to every listening
+  /// client but its writer.
+  private mutating func commit(
+    _ tree: JSONValue, announcing announced: WriteOperation, except writer: ObjectIdentifier?
+  ) {
+    root = tree
+    for (client, session) in sessions where client != writer && !session.listens.isEmpty {
+      for message in announced.messages(to: session.listens, in: tree) {
+        session.deliver(message)
+      }
+    }
+  }
+
+  // MARK: Rules and authentication
+
+  /// Replaces the rules; every live listen is checked again, and those that lost read access
+  /// are revoked.
+  mutating func setRules(_ rules: DatasyncRules, now: Date) {
+    self.rules = rules
+    for client in sessions.keys {
+      recheckListens(of: client, now: now)
+    }
+  }
+
+  /// Makes a token stand for an identity (nil revokes it). The clients authenticated with it
+  /// are told their new identity (nil: they are unauthenticated) and lose the listens they may no
+  /// longer read.
+  mutating func setAuthentication(
+    _ auth: DatasyncAuthentication?, forToken token: String, now: Date
+  ) {
+    tokens[token] = auth
+    for (client, session) in sessions where session.token == token && session.auth != auth {
+      sessions[client]?.auth = auth
+      if auth == nil { sessions[client]?.token = nil }
+      session.deliver(.authenticationChanged(auth))
+      recheckListens(of: client, now: now)
+    }
+  }
+
+  /// Checks every listen of a client again (outermost first) and revokes those it may no longer
+  /// read. Costs one read check per listen, whatever the size of the data.
+  private mutating func recheckListens(of client: ObjectIdentifier, now: Date) {
+    guard let session = sessions[client], !session.listens.isEmpty else { return }
+    for path in session.listens.sorted(by: { $0.depth < $1.depth })
+    where sessions[client]?.listens.contains(path) == true {
+      if let denied = rules.checkRead(path, auth: session.auth, root: root, now: now) {
+        revoke(path, of: client, error: denied)
+      }
+    }
+  }
+
+  /// Stops serving a client's listens at or below a path (as the client drops them when told)
+  /// and tells it why.
+  private mutating func revoke(
+    _ path: DatasyncPath, of client: ObjectIdentifier, error: WebcomError
+  ) {
+    guard let session = sessions[client] else { return }
+    sessions[client]?.listens = session.listens.filter { !path.isAncestorOrSelf(of: $0) }
+    session.deliver(.revoked(path, error))
+  }
+
+  /// Stops serving the listens at or below a path, whoever the client: they get a revocation
+  /// with `error`.
+  mutating func revokeListens(at path: DatasyncPath, error: WebcomError) {
+    for (client, session) in sessions
+    where session.listens.contains(where: { path.isAncestorOrSelf(of: $0) }) {
+      revoke(path, of: client, error: error)
+    }
+  }
+}
