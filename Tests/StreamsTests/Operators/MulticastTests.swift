@@ -169,6 +169,45 @@ import Testing
     #expect(keeper.values == Array(0..<200))
     #expect(keeper.violations.isEmpty)
   }
+  @Test func eachSubscribersDemandAndCancelReachTheSubjectAsTheyAre() {
+    let subject = SubscriptionRecordingSubject()
+    let multicast = ManualPublisher<Int, Never>().multicast(subject: subject)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3), demandPerValue: .max(2))
+    multicast.subscribe(recorder)
+    #expect(subject.subscriptions.demandLog == [.max(3)])
+    #expect(subject.subscriptions.send(7) == [.max(2)])
+    recorder.request(.max(4))
+    #expect(subject.subscriptions.demandLog == [.max(3), .max(4)])
+    #expect(recorder.values == [7])
+    recorder.cancel()
+    #expect(subject.subscriptions.cancelCount == 1)
+    #expect(recorder.violations.isEmpty)
+  }
+}
+
+/// A subject whose subscribers are attached to a ``ManualPublisher``, to observe what they request
+/// and cancel.
+private final class SubscriptionRecordingSubject: Subject {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let subscriptions = ManualPublisher<Int, Never>()
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subscriptions.receive(subscriber: subscriber)
+  }
+
+  func send(subscription: any Subscription) {
+    subscription.request(.unlimited)
+  }
+
+  func send(_ value: Int) {
+    subscriptions.send(value)
+  }
+
+  func send(completion: Subscribers.Completion<Never>) {
+    subscriptions.send(completion: completion)
+  }
 }
 
 /// A thread-safe counter.
