@@ -21,7 +21,9 @@ let package = Package(
     .target(name: "DatasyncStreams", dependencies: ["Streams", "Datasync"]),
     .target(name: "CLinuxSystem"),
     .target(name: "DatasyncServer", dependencies: ["Datasync", "CLinuxSystem"]),
-    .executableTarget(name: "datasync", dependencies: ["Datasync", "DatasyncStreams", "Streams"]),
+    .executableTarget(
+      name: "datasync", dependencies: ["Datasync", "DatasyncStreams", "DatasyncServer", "Streams"]
+    ),
     .executableTarget(
       name: "Benchmarks",
       dependencies: ["Streams", "StreamsTesting", "Datasync", "DatasyncStreams", "DatasyncServer"]

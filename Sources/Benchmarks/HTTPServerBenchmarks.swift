@@ -68,7 +68,7 @@ enum HTTPServerBenchmarks {
   }
 
   /// The resident memory of the process in bytes (Linux), nil elsewhere.
-  private static func residentBytes() -> Int? {
+  static func residentBytes() -> Int? {
     guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
       return nil
     }
@@ -90,9 +90,9 @@ private final class StreamList: @unchecked Sendable {
 }
 
 /// A minimal blocking HTTP client on 127.0.0.1: one request at a time, responses framed by
-/// `Content-Length`. Fails loudly rather than hanging (a 60 s receive timeout).
-private final class BenchmarkHTTPClient {
-  private let descriptor: Int32
+/// `Content-Length` (or empty: 204). Fails loudly rather than hanging (a 60 s receive timeout).
+final class BenchmarkHTTPClient {
+  let descriptor: Int32
   /// Bytes read and not yet consumed (no per-client read buffer: the memory case counts
   /// what each idle connection costs).
   private var received: [UInt8] = []
@@ -130,20 +130,37 @@ private final class BenchmarkHTTPClient {
     send(Array(text.utf8))
   }
 
-  private func send(_ bytes: [UInt8]) {
+  func send(_ bytes: [UInt8]) {
     let sent = bytes.withUnsafeBytes { systemSend(descriptor, $0) }
     guard sent == bytes.count else { fatalError("benchmark client: send failed") }
   }
 
   /// Sends a GET and reads its whole response.
   func roundTrip() {
-    send(Self.request)
+    roundTrip(Self.request)
+  }
+
+  /// Sends `request` and reads its whole response.
+  func roundTrip(_ request: [UInt8]) {
+    send(request)
+    readResponse()
+  }
+
+  /// Reads one whole response.
+  func readResponse() {
     while true {
       if let headEnd = find([0x0D, 0x0A, 0x0D, 0x0A]) {
         let head = String(decoding: received[..<headEnd], as: UTF8.self)
-        guard let range = head.range(of: "Content-Length: "),
-          let length = Int(head[range.upperBound...].prefix { $0.isNumber })
-        else { fatalError("benchmark client: no Content-Length in \(head)") }
+        let length: Int
+        if head.hasPrefix("HTTP/1.1 204 ") {
+          length = 0
+        } else if let range = head.range(of: "Content-Length: "),
+          let declared = Int(head[range.upperBound...].prefix { $0.isNumber })
+        {
+          length = declared
+        } else {
+          fatalError("benchmark client: no Content-Length in \(head)")
+        }
         let total = headEnd + 4 + length
         while received.count < total { receiveMore() }
         received.removeSubrange(..<total)

@@ -10,6 +10,8 @@ let engineData =
 let connectionData = DatasyncConnectionBenchmarks.run(harness)
 // The HTTP cases keep their server and idle streams alive too (memory measured per stream).
 let httpData = HTTPServerBenchmarks.run(harness)
+// The server's idle streams too; its other cases follow the memory case.
+let serveData = DatabaseServerBenchmarks.run(harness)
 if harness.includes("bytes per leaf"),
   let bytes = DatasyncFoundationBenchmarks.residentBytesPerLeaf()
 {
@@ -29,6 +31,7 @@ if engineCases.contains(where: harness.includes) {
 withExtendedLifetime(engineData) {}
 withExtendedLifetime(connectionData) {}
 withExtendedLifetime(httpData) {}
+withExtendedLifetime(serveData) {}
 DatasyncStorageBenchmarks.run(harness)
 DatasyncStreamsBenchmarks.run(harness)
 StreamsCoreBenchmarks.run(harness)

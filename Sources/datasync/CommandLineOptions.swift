@@ -2,6 +2,7 @@
 enum Command: Equatable {
   case help
   case demo(DemoOptions)
+  case serve(ServeOptions)
 }
 
 /// The options of `datasync demo`.
@@ -22,6 +23,7 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
     throw UsageError(description: "missing command (try 'datasync --help')")
   }
   if name == "--help" || name == "-h" || name == "help" { return .help }
+  if name == "serve" { return try parseServe(arguments.dropFirst()) }
   guard name == "demo" else {
     throw UsageError(description: "unknown command '\(name)' (try 'datasync --help')")
   }
@@ -51,6 +53,51 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
   return .demo(options)
 }
 
+/// Parses the options of `serve`.
+private func parseServe(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+  var options = ServeOptions()
+  var remaining = arguments
+  while let option = remaining.popFirst() {
+    switch option {
+    case "--help", "-h":
+      return .help
+    case "--host":
+      options.host = try text(for: option, from: &remaining)
+    case "--port":
+      options.port = try integer(for: option, from: &remaining, in: 0...65_535)
+    case "--data":
+      options.dataPath = try text(for: option, from: &remaining)
+    case "--rules":
+      options.rulesPath = try text(for: option, from: &remaining)
+    case "--tokens":
+      options.tokensPath = try text(for: option, from: &remaining)
+    case "--open":
+      options.isOpen = true
+    case "--admin-token":
+      options.adminToken = try text(for: option, from: &remaining)
+    case "--verbose":
+      options.isVerbose = true
+    default:
+      throw UsageError(
+        description: "unknown option '\(option)' for 'serve' (try 'datasync --help')")
+    }
+  }
+  if options.isOpen && options.rulesPath != nil {
+    throw UsageError(description: "--open and --rules cannot be combined: choose one set of rules")
+  }
+  return .serve(options)
+}
+
+/// The value of an option that takes a non-empty text.
+private func text(for option: String, from arguments: inout ArraySlice<String>) throws(UsageError)
+  -> String
+{
+  guard let value = arguments.popFirst(), !value.isEmpty, !value.hasPrefix("--") else {
+    throw UsageError(description: "\(option) needs a value")
+  }
+  return value
+}
+
 private func integer(
   for option: String, from arguments: inout ArraySlice<String>, in range: ClosedRange<Int>
 ) throws(UsageError) -> Int {
@@ -72,10 +119,38 @@ let usage = """
   Commands:
     demo        A live chat room on the embedded database: writers push messages concurrently,
                 a reader keeps an ordered, duplicate-free feed with a Streams pipeline.
+    serve       Serve databases over HTTP: the REST and streaming (Server-Sent Events) protocol
+                of hosted realtime databases, durable in SQLite files.
 
   Options of demo:
     --writers N     Concurrent writers, 1 to 64 (default 4).
     --messages N    Messages seeded in the room before the writers start (default 200).
     --seconds S     How long the writers write (default 3).
     --help          Show this help.
+
+  Options of serve:
+    --host H          The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).
+    --port N          The port, 0 for a free one (default 9000); the chosen port is printed.
+    --data FILE       The database file of the default namespace (default ./datasync.sqlite);
+                      namespace NS lives beside it (./datasync.NS.sqlite), created on first use.
+    --rules FILE      Security rules ({"rules": {...}}); default: "auth != null" for read and
+                      write.
+    --open            Open rules: everyone may read and write everything.
+    --tokens FILE     The identity of each token: {"<token>": {"uid": "...", "provider": "...",
+                      "claims": {...}}, "<token>": {"admin": true}}.
+    --admin-token T   The token of the administrator (default owner), who bypasses the rules.
+    --verbose         Log one line per request.
+    --help            Show this help.
   """
+
+/// The options of `datasync serve`.
+struct ServeOptions: Equatable {
+  var host = "127.0.0.1"
+  var port = 9000
+  var dataPath = "./datasync.sqlite"
+  var rulesPath: String?
+  var tokensPath: String?
+  var isOpen = false
+  var adminToken = "owner"
+  var isVerbose = false
+}

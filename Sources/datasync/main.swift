@@ -7,6 +7,8 @@ do {
   case .demo(let options):
     let succeeded = try await ChatDemo(options: options).run()
     exit(succeeded ? 0 : 1)
+  case .serve(let options):
+    exit(try await ServeCommand(options: options).run())
   }
 } catch let error as UsageError {
   FileHandle.standardError.write(Data("datasync: error: \(error)\n".utf8))

@@ -28,17 +28,26 @@ struct DatabaseState {
   }
 
   /// The authoritative tree.
-  private(set) var root: JSONValue = .null
+  private(set) var root: JSONValue
   /// The rules every read and write of a client is checked against.
   private(set) var rules: DatasyncRules
   /// The identity each known token stands for.
   var tokens: [String: DatasyncAuthentication]
   var sessions: [ObjectIdentifier: Session] = [:]
   private var disconnectionWrites: [ObjectIdentifier: [DisconnectionWrite]] = [:]
+  /// Every client's listens, to find those a write touches.
+  private var listenIndex = ListenIndex()
+  /// The file every applied write is committed to before it is acknowledged; nil in memory.
+  let store: DurableTreeStore?
 
-  init(rules: DatasyncRules, tokens: [String: DatasyncAuthentication]) {
+  init(
+    rules: DatasyncRules, tokens: [String: DatasyncAuthentication], root: JSONValue = .null,
+    store: DurableTreeStore? = nil
+  ) {
     self.rules = rules
     self.tokens = tokens
+    self.root = root
+    self.store = store
   }
 
   // MARK: Connections
@@ -56,13 +65,15 @@ struct DatabaseState {
   /// writes run, each checked again against the rules (a refused one is dropped).
   mutating func detach(_ client: ObjectIdentifier, now: Date) {
     guard let session = sessions.removeValue(forKey: client) else { return }
+    for path in session.listens { listenIndex.remove(path, for: client) }
     let writes = disconnectionWrites[client] ?? []
     let kept = writes.filter(\.repeating)
     disconnectionWrites[client] = kept.isEmpty ? nil : kept
     for write in writes {
       let auth = write.token.flatMap { tokens[$0] }
       let resolved = write.operation.resolvingServerValues(now: now)
-      guard let (tree, announced) = try? authorizedApplication(of: resolved, auth: auth, now: now)
+      guard let (tree, announced) = try? authorizedApplication(of: resolved, auth: auth, now: now),
+        (try? persist(announced, in: tree)) != nil
       else { continue }
       commit(tree, announcing: announced, except: nil)
     }
@@ -80,10 +91,11 @@ struct DatabaseState {
         revoke(path, of: client, error: denied)
       } else {
         sessions[client]?.listens.insert(path)
+        listenIndex.insert(path, for: client)
         session.deliver(.listenData(path, root.value(at: path.keys)))
       }
     case .unlisten(let path):
-      sessions[client]?.listens.remove(path)
+      if sessions[client]?.listens.remove(path) != nil { listenIndex.remove(path, for: client) }
     case .read(let identifier, let path):
       if let denied = rules.checkRead(path, auth: session.auth, root: root, now: now) {
         session.deliver(.rejected(identifier, denied, current: nil))
@@ -96,6 +108,7 @@ struct DatabaseState {
         let resolved = operation.resolvingServerValues(now: now)
         let (tree, announced) = try authorizedApplication(
           of: resolved, auth: session.auth, now: now)
+        try persist(announced, in: tree)
         commit(tree, announcing: announced, except: client)
         session.deliver(
           .acknowledged(
@@ -145,14 +158,15 @@ struct DatabaseState {
     }
   }
 
-  /// Replaces the tree with the result of a write and announces the write to every listening
-  /// client but its writer.
+  /// Replaces the tree with the result of a write and announces the write to every client
+  /// listening where it writes, but its writer: O(depth + listens touched).
   private mutating func commit(
     _ tree: JSONValue, announcing announced: WriteOperation, except writer: ObjectIdentifier?
   ) {
     root = tree
-    for (client, session) in sessions where client != writer && !session.listens.isEmpty {
-      for message in announced.messages(to: session.listens, in: tree) {
+    for (client, listens) in listenIndex.listens(touchedBy: announced) where client != writer {
+      guard let session = sessions[client] else { continue }
+      for message in announced.messages(to: listens, in: tree) {
         session.deliver(message)
       }
     }
@@ -202,6 +216,9 @@ struct DatabaseState {
     _ path: DatasyncPath, of client: ObjectIdentifier, error: WebcomError
   ) {
     guard let session = sessions[client] else { return }
+    for listen in session.listens where path.isAncestorOrSelf(of: listen) {
+      listenIndex.remove(listen, for: client)
+    }
     sessions[client]?.listens = session.listens.filter { !path.isAncestorOrSelf(of: $0) }
     session.deliver(.revoked(path, error))
   }

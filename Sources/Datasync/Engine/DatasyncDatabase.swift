@@ -58,6 +58,14 @@ public final class DatasyncDatabase: @unchecked Sendable {
     state = DatabaseState(rules: rules, tokens: tokens)
   }
 
+  /// Creates a database with its state (a durable one: see `init(path:rules:tokens:)`).
+  init(state: DatabaseState) {
+    self.state = state
+  }
+
+  /// The file every write is committed to, nil for a database in memory.
+  var store: DurableTreeStore? { lock.withLock { state.store } }
+
   /// The security rules every read and write of a client is checked against.
   ///
   /// Setting them checks every live listen again: those that lost read access are revoked

@@ -3,7 +3,7 @@
 ///
 /// The entries of one merge never overlap: no entry's path is the path of another or one of its
 /// ancestors, so they can be applied in any order.
-struct MergeEntry: Sendable {
+package struct MergeEntry: Sendable {
   /// The keys from the merged node down to the written location (at least one).
   let keys: [WebcomKey]
   /// The value written there (null deletes).

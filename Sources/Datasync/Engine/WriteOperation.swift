@@ -5,7 +5,7 @@ import Foundation
 /// The same operation is applied twice: optimistically by the client on its pending-write overlay
 /// (``applyingOptimistically(to:)``), and authoritatively by the back end
 /// (``applyingAuthoritatively(to:now:)``), which may reject it.
-enum WriteOperation: Sendable {
+package enum WriteOperation: Sendable {
   /// Replaces the value at the path (null deletes).
   case set(DatasyncPath, JSONValue)
   /// Writes each entry at its path below the node, as `set` would (null deletes), keeping
@@ -107,17 +107,32 @@ enum WriteOperation: Sendable {
 
   /// The tree with the operation applied by the back end, and the write to announce to listeners.
   ///
+  /// Increment server values in the written data (``JSONValue/serverIncrementStep``) are
+  /// resolved against the tree; the announced write carries their results.
+  ///
   /// - Throws: `notANumber` for an increment of a value that is not a number, `invalidValue` for
-  ///   an increment whose sum is not finite, `transactionAborted` with the current value for a
-  ///   failed compare-and-set.
+  ///   an increment whose sum is not finite (an increment operation or an increment server
+  ///   value), `transactionAborted` with the current value for a failed compare-and-set.
   func applyingAuthoritatively(to tree: JSONValue) throws(WebcomError) -> (
     tree: JSONValue, announced: WriteOperation
   ) {
     switch self {
     case .set(let path, let value):
-      return (tree.setting(value, at: path.keys), self)
-    case .merge(let path, let entries):
-      return (Self.merging(entries, at: path, into: tree), self)
+      guard value.containsServerIncrements else {
+        return (tree.setting(value, at: path.keys), self)
+      }
+      let resolved = try value.resolvingServerIncrements(against: tree.value(at: path.keys))
+      return (tree.setting(resolved, at: path.keys), .set(path, resolved))
+    case .merge(let path, var entries):
+      var resolvedAny = false
+      for (index, entry) in entries.enumerated() where entry.value.containsServerIncrements {
+        let current = tree.value(at: path.keys + entry.keys)
+        entries[index] = MergeEntry(
+          keys: entry.keys, value: try entry.value.resolvingServerIncrements(against: current))
+        resolvedAny = true
+      }
+      let announced = resolvedAny ? WriteOperation.merge(path, entries) : self
+      return (Self.merging(entries, at: path, into: tree), announced)
     case .increment(let path, let start, let step):
       let current = tree.value(at: path.keys)
       guard let sum = Self.incremented(current, start: start, step: step) else {
@@ -133,11 +148,15 @@ enum WriteOperation: Sendable {
       }
       return (tree.setting(sum, at: path.keys), .set(path, sum))
     case .compareAndSet(let path, let expected, let value):
-      guard tree.value(at: path.keys) == expected else {
+      let current = tree.value(at: path.keys)
+      guard current == expected else {
         throw WebcomError(
           .transactionAborted, "the value at \(path.string) changed during the transaction")
       }
-      return (tree.setting(value, at: path.keys), .set(path, value))
+      let resolved =
+        value.containsServerIncrements
+        ? try value.resolvingServerIncrements(against: current) : value
+      return (tree.setting(resolved, at: path.keys), .set(path, resolved))
     }
   }
 

@@ -6,7 +6,7 @@
 /// A path is at most ``maximumDepth`` keys deep and its string at most 768 UTF-8 bytes long,
 /// except the path of a push child (``child(_:)``) of a node at those limits: such a path names a
 /// node that holds no data, and every write there fails (``checkLimits(writtenBy:)``).
-struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
+package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   /// The deepest path allowed, in keys.
   static let maximumDepth = 32
 
@@ -14,9 +14,9 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   static let root = DatasyncPath(validatedKeys: [], string: "/")
 
   /// The keys from the root down to the node (empty for the root).
-  let keys: [WebcomKey]
+  package let keys: [WebcomKey]
   /// The path as a string: `/` for the root, `/a/b` otherwise.
-  let string: String
+  package let string: String
 
   private init(validatedKeys keys: [WebcomKey], string: String) {
     self.keys = keys
@@ -42,7 +42,7 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   var depth: Int { keys.count }
 
   /// Whether this is the root path.
-  var isRoot: Bool { keys.isEmpty }
+  package var isRoot: Bool { keys.isEmpty }
 
   /// The path of the parent, `nil` at the root.
   var parent: DatasyncPath? {
@@ -60,7 +60,7 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The description is the path string.
-  var description: String { string }
+  package var description: String { string }
 
   /// Whether this path is a strict ancestor of `other`.
   func isAncestor(of other: DatasyncPath) -> Bool {
@@ -193,11 +193,11 @@ struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
     return result
   }
 
-  static func == (lhs: DatasyncPath, rhs: DatasyncPath) -> Bool {
+  package static func == (lhs: DatasyncPath, rhs: DatasyncPath) -> Bool {
     lhs.keys == rhs.keys
   }
 
-  func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(keys.count)
     for key in keys { hasher.combine(key) }
   }

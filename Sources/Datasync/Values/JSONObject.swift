@@ -5,9 +5,9 @@
 /// the original untouched. Positions (ranks) are O(log n) too, which the engine uses for
 /// children windows and previous-child keys. A map never holds a null value: setting null
 /// removes the key.
-struct JSONObject: Sendable {
+package struct JSONObject: Sendable {
   /// An element: a key and its (never null) value.
-  typealias Element = (key: WebcomKey, value: JSONValue)
+  package typealias Element = (key: WebcomKey, value: JSONValue)
 
   /// The root of the tree, `nil` when empty.
   let root: JSONObjectNode?
@@ -172,7 +172,7 @@ struct JSONObject: Sendable {
 
 extension JSONObject: Sequence {
   /// Iterates over elements in key order.
-  struct Iterator: IteratorProtocol {
+  package struct Iterator: IteratorProtocol {
     private var stack: [JSONObjectNode] = []
     private var remaining: Int
 
@@ -197,7 +197,7 @@ extension JSONObject: Sequence {
       }
     }
 
-    mutating func next() -> Element? {
+    package mutating func next() -> Element? {
       guard remaining > 0, let node = stack.popLast() else { return nil }
       remaining -= 1
       var next = node.right
@@ -220,14 +220,14 @@ extension JSONObject: Sequence {
     var underestimatedCount: Int { count }
   }
 
-  func makeIterator() -> Iterator { Iterator(root: root, start: 0, count: count) }
+  package func makeIterator() -> Iterator { Iterator(root: root, start: 0, count: count) }
 
-  var underestimatedCount: Int { count }
+  package var underestimatedCount: Int { count }
 }
 
 extension JSONObject: Equatable {
   /// Structural equality, O(1) when both share storage.
-  static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+  package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     if lhs.root === rhs.root { return true }
     guard lhs.count == rhs.count else { return false }
     var rhsIterator = rhs.makeIterator()

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A node of the persistent weight-balanced tree behind ``JSONObject``.
 ///
 /// Nodes are immutable and shared between versions of an object: an update copies the
@@ -6,7 +8,8 @@
 /// `3 × weight(left) ≥ weight(right)` and the converse, so its height is O(log n).
 ///
 /// Memory: the subtree size is stored on 32 bits right after the key, in the padding the key
-/// leaves, which saves a word per node.
+/// leaves, which saves a word per node. One more word caches the digest of the subtree's
+/// entries (see ``JSONValue/digest``), computed on first use.
 final class JSONObjectNode: Sendable {
   let key: WebcomKey
   /// The number of nodes of the subtree rooted here.
@@ -14,6 +17,9 @@ final class JSONObjectNode: Sendable {
   let value: JSONValue
   let left: JSONObjectNode?
   let right: JSONObjectNode?
+  /// The digest of the subtree's entries once computed, 0 before (a digest that is 0 is never
+  /// cached). Threads racing to compute it store the same number, so relaxed ordering suffices.
+  private let cachedDigest = Atomic<UInt64>(0)
 
   init(_ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?) {
     self.key = key
@@ -25,6 +31,20 @@ final class JSONObjectNode: Sendable {
 
   /// The number of nodes of the subtree rooted here.
   var count: Int { Int(storedCount) }
+
+  /// The sum (wrapping) of the digests of the subtree's entries, each mixing its key and its
+  /// value. A sum does not depend on the shape of the tree, so maps with the same entries have
+  /// the same digest whatever their history. Computed once per node: after an update, only the O(log n) new
+  /// nodes compute theirs.
+  var entriesDigest: UInt64 {
+    let cached = cachedDigest.load(ordering: .relaxed)
+    if cached != 0 { return cached }
+    var sum = ValueDigest.entry(key: key, valueDigest: value.digest)
+    if let left { sum &+= left.entriesDigest }
+    if let right { sum &+= right.entriesDigest }
+    if sum != 0 { cachedDigest.store(sum, ordering: .relaxed) }
+    return sum
+  }
 }
 
 extension JSONObjectNode {

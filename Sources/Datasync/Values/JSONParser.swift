@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Integers without fraction or exponent that fit in `Int64` become `.int`, other numbers
 /// `.double` (out of the finite range: an error). Object keys must be valid keys, except the
-/// server-value object `{".sv": "timestamp"}`. Duplicate keys: the last one wins.
+/// server-value object `{".sv": "timestamp"}` (and, when allowed, `{".sv": {"increment": n}}`).
+/// Duplicate keys: the last one wins.
 struct JSONParser {
   /// A failure, with the keys from the failing value up to the top (innermost first).
   private struct Failure: Error {
@@ -15,17 +16,158 @@ struct JSONParser {
 
   private let bytes: UnsafeRawBufferPointer
   private var index = 0
+  /// Whether `{".sv": {"increment": n}}` is accepted as well as the timestamp.
+  private let allowsIncrements: Bool
 
-  private init(bytes: UnsafeRawBufferPointer) {
+  private init(bytes: UnsafeRawBufferPointer, allowsIncrements: Bool) {
     self.bytes = bytes
+    self.allowsIncrements = allowsIncrements
   }
 
   /// Parses a whole JSON text.
-  static func parse(_ data: Data) throws(WebcomError) -> JSONValue {
-    let result: Result<JSONValue, Failure> = data.withUnsafeBytes { buffer in
-      var parser = JSONParser(bytes: buffer)
+  ///
+  /// - Parameter allowsIncrements: Whether the increment server value
+  ///   `{".sv": {"increment": n}}` is accepted (the back end resolves it when it applies a
+  ///   write; see ``JSONValue/resolvingServerIncrements(against:)``).
+  static func parse(_ data: some ContiguousBytes, allowsIncrements: Bool = false)
+    throws(WebcomError) -> JSONValue
+  {
+    try run(data, allowsIncrements: allowsIncrements) { parser throws(Failure) in
+      try parser.parseValue(depth: 0)
+    }
+  }
+
+  /// Parses a JSON text that must be an object, keeping its members as written: keys are not
+  /// checked (the caller checks them, for example as the `/`-separated paths of a merge), null
+  /// values are kept, and a repeated key keeps its last value. Values are parsed as by
+  /// ``parse(_:allowsIncrements:)`` (with increments allowed).
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` when the text is not a JSON object, or
+  ///   as ``parse(_:allowsIncrements:)`` for a member's value.
+  static func parseMembers(_ data: some ContiguousBytes) throws(WebcomError)
+    -> [(key: String, value: JSONValue)]
+  {
+    try run(data, allowsIncrements: true) { parser throws(Failure) in
+      try parser.parseTopLevelMembers()
+    }
+  }
+
+  /// Reads a JSON text that must be an object, without parsing its members' values: each
+  /// member's key and the bytes of its value in the text (checked to be well-formed JSON, keys
+  /// not checked), in order; a repeated key keeps its last value. The caller parses each value as
+  /// it needs (``parse(_:allowsIncrements:)``, ``parseMembers(_:)``).
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` when the text is not a well-formed JSON
+  ///   object (or nests deeper than 64 levels).
+  static func rawMembers(_ data: some ContiguousBytes) throws(WebcomError)
+    -> [(key: String, value: Range<Int>)]
+  {
+    try run(data, allowsIncrements: false) { parser throws(Failure) in
+      parser.skipWhitespace()
+      guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{")
+      else { throw Failure(code: .invalidValue, reason: "a JSON object is expected") }
+      var members: [(key: String, value: Range<Int>)] = []
+      try parser.skipContainer(depth: 0) { parser, key, range in
+        if let key, let position = members.firstIndex(where: { $0.key == key }) {
+          members[position].value = range
+        } else if let key {
+          members.append((key, range))
+        }
+      }
+      return members
+    }
+  }
+
+  /// Reads a JSON text that must be an array, without parsing its elements: the bytes of each
+  /// element in the text (checked to be well-formed JSON), in order.
+  ///
+  /// - Throws: ``WebcomError`` with code `invalidValue` when the text is not a well-formed JSON
+  ///   array (or nests deeper than 64 levels).
+  static func rawElements(_ data: some ContiguousBytes) throws(WebcomError) -> [Range<Int>] {
+    try run(data, allowsIncrements: false) { parser throws(Failure) in
+      parser.skipWhitespace()
+      guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "[")
+      else { throw Failure(code: .invalidValue, reason: "a JSON array is expected") }
+      var elements: [Range<Int>] = []
+      try parser.skipContainer(depth: 0) { _, _, range in elements.append(range) }
+      return elements
+    }
+  }
+
+  /// The deepest nesting a skipped value may have.
+  private static let maximumSkippedDepth = 64
+
+  /// Skips a value, checking that it is well-formed JSON (keys of any text).
+  private mutating func skipValue(depth: Int) throws(Failure) {
+    skipWhitespace()
+    guard index < bytes.count else { throw malformed("unexpected end") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"), UInt8(ascii: "["): try skipContainer(depth: depth) { _, _, _ in }
+    case UInt8(ascii: "\""): _ = try parseString()
+    case UInt8(ascii: "t"): _ = try expect("true", value: .null)
+    case UInt8(ascii: "f"): _ = try expect("false", value: .null)
+    case UInt8(ascii: "n"): _ = try expect("null", value: .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+    default: throw malformed("unexpected character")
+    }
+  }
+
+  /// Skips an object or an array at `index`, reporting each member (with its key) or element
+  /// (without) and the bytes of its value.
+  private mutating func skipContainer(
+    depth: Int, _ report: (inout JSONParser, String?, Range<Int>) throws(Failure) -> Void
+  ) throws(Failure) {
+    let isObject = bytes[index] == UInt8(ascii: "{")
+    let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+    guard depth < Self.maximumSkippedDepth else {
+      throw Failure(
+        code: .invalidValue, reason: "it is nested deeper than \(Self.maximumSkippedDepth) levels")
+    }
+    index += 1
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == close {
+      index += 1
+      return
+    }
+    while true {
+      var key: String?
+      if isObject {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+          throw malformed("expected a key")
+        }
+        key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+          throw malformed("expected \":\"")
+        }
+        index += 1
+      }
+      skipWhitespace()
+      let start = index
+      try skipValue(depth: depth + 1)
+      try report(&self, key, start..<index)
+      skipWhitespace()
+      guard index < bytes.count else { throw malformed("unexpected end") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == close {
+        index += 1
+        return
+      } else {
+        throw malformed(isObject ? "expected \",\" or \"}\"" : "expected \",\" or \"]\"")
+      }
+    }
+  }
+
+  private static func run<Result>(
+    _ data: some ContiguousBytes, allowsIncrements: Bool,
+    _ body: (inout JSONParser) throws(Failure) -> Result
+  ) throws(WebcomError) -> Result {
+    let result: Swift.Result<Result, Failure> = data.withUnsafeBytes { buffer in
+      var parser = JSONParser(bytes: buffer, allowsIncrements: allowsIncrements)
       do throws(Failure) {
-        let value = try parser.parseValue(depth: 0)
+        let value = try body(&parser)
         parser.skipWhitespace()
         guard parser.index == buffer.count else {
           throw parser.malformed("unexpected data after the JSON value")
@@ -43,6 +185,58 @@ struct JSONParser {
         failure.reversedKeys.isEmpty
         ? "" : " at \"" + failure.reversedKeys.reversed().joined(separator: "/") + "\""
       throw WebcomError(failure.code, "the value\(place) cannot be stored: \(failure.reason)")
+    }
+  }
+
+  private mutating func parseTopLevelMembers() throws(Failure) -> [(key: String, value: JSONValue)]
+  {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+      throw Failure(code: .invalidValue, reason: "a JSON object is expected")
+    }
+    index += 1
+    var members: [(key: String, value: JSONValue)] = []
+    var positions: [String: Int] = [:]
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return members
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw malformed("expected a key")
+      }
+      let name = try parseString()
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw malformed("expected \":\"")
+      }
+      index += 1
+      let value: JSONValue
+      do throws(Failure) {
+        value = try parseValue(depth: 1)
+      } catch {
+        var failure = error
+        failure.reversedKeys.append(name)
+        throw failure
+      }
+      if let position = positions[name] {
+        members[position].value = value
+      } else {
+        positions[name] = members.count
+        members.append((name, value))
+      }
+      skipWhitespace()
+      guard index < bytes.count else { throw malformed("unexpected end") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return members
+      } else {
+        throw malformed("expected \",\" or \"}\"")
+      }
     }
   }
 
@@ -157,11 +351,15 @@ struct JSONParser {
     }
     if let serverValueKeyIndex {
       let placeholder = pairs[serverValueKeyIndex].value
-      guard pairs.count == 1, placeholder == .string(WebcomDate.serverTimestampName) else {
+      let isTimestamp = placeholder == .string(WebcomDate.serverTimestampName)
+      let isIncrement = allowsIncrements && JSONValue.incrementStep(of: placeholder) != nil
+      guard pairs.count == 1, isTimestamp || isIncrement else {
         throw Failure(
           code: .invalidKey,
           reason: "the key \".sv\" is invalid: it is only allowed in the server value "
-            + "{\".sv\": \"timestamp\"}",
+            + (allowsIncrements
+              ? "{\".sv\": \"timestamp\"} or {\".sv\": {\"increment\": <number>}}"
+              : "{\".sv\": \"timestamp\"}"),
           reversedKeys: [JSONValue.serverValueKey.value])
       }
     }

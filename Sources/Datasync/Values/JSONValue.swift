@@ -7,7 +7,7 @@ import Foundation
 /// (null elements leave gaps); integers stay `Int64` and floating numbers stay `Double`; NaN and
 /// infinities are never stored. Copies are O(1) (objects are persistent trees shared between
 /// versions) and equality is structural, O(1) when both sides share storage.
-enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
   case null
   case bool(Bool)
   case int(Int64)

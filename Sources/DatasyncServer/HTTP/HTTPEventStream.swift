@@ -10,8 +10,10 @@ import Foundation
 /// **Bounded queue.** Bytes sent and not yet accepted by the peer's socket are counted; when a
 /// send would take that count past the server's
 /// ``HTTPServer/Configuration/eventStreamQueueLimit``, the reader is too slow: the stream is
-/// closed at once (its queued bytes dropped), so it never holds more memory than the limit and
-/// never delays other connections; the client is expected to reconnect and resynchronise.
+/// closed at once (its queued bytes dropped), so it never holds more memory than the limit (or
+/// one event) and never delays other connections; the client is expected to reconnect and
+/// resynchronise. An event larger than the limit is still accepted when nothing is queued (the
+/// first `put` of a large location), else it could never be delivered.
 ///
 /// **End.** A stream ends exactly once — closed by its owner (``close()``: queued events are
 /// still delivered, then the body is terminated and the connection closed), by the peer (the
@@ -136,7 +138,7 @@ public final class HTTPEventStream: @unchecked Sendable {
         return .failure(Self.endedError(reason))
       case .open:
         let queued = pending.count + unwrittenCount
-        if queued + bytes.count > queueLimit {
+        if queued > 0 && queued + bytes.count > queueLimit {
           state = .ending(.slowReader)
           pending = []
           return .success(.abort(queued: queued))

@@ -126,6 +126,18 @@ import Testing
     #expect(stream.isOpen)
   }
 
+  @Test func anEventLargerThanTheLimitIsDeliveredWhenNothingIsQueued() throws {
+    let fixture = try StreamServer { $0.eventStreamQueueLimit = 64 << 10 }
+    let client = try fixture.connect()
+    let stream = try #require(fixture.streams.wait(for: 1).first)
+    let payload = String(repeating: "y", count: 300_000)
+    try stream.send(event: "put", data: payload)
+    #expect(try client.readEvent()?.data == payload)
+    try stream.send(event: "put", data: "after")
+    #expect(try client.readEvent()?.data == "after")
+    #expect(stream.isOpen)
+  }
+
   @Test func aSlowReaderIsClosedWhileAnotherStreamKeepsFlowing() throws {
     let fixture = try StreamServer { $0.eventStreamQueueLimit = 64 << 10 }
     let stalledClient = try fixture.connect(path: "/stalled")

@@ -1,0 +1,101 @@
+/// The paths a back end's clients listen to, as a trie by key, so that finding the listens a
+/// write touches costs O(depth + touched listens) — never a scan of every client.
+///
+/// A trie node exists while a listen is at it or below it: removing the last listen of a branch
+/// removes the branch.
+struct ListenIndex {
+  /// A location of the trie: the clients listening exactly here and the branches below.
+  private final class Node {
+    var children: [WebcomKey: Node] = [:]
+    var clients: Set<ObjectIdentifier> = []
+
+    var isEmpty: Bool { children.isEmpty && clients.isEmpty }
+  }
+
+  private let root = Node()
+
+  /// Records that `client` listens at `path`.
+  mutating func insert(_ path: DatasyncPath, for client: ObjectIdentifier) {
+    var node = root
+    for key in path.keys {
+      if let child = node.children[key] {
+        node = child
+      } else {
+        let child = Node()
+        node.children[key] = child
+        node = child
+      }
+    }
+    node.clients.insert(client)
+  }
+
+  /// Records that `client` no longer listens at `path`.
+  mutating func remove(_ path: DatasyncPath, for client: ObjectIdentifier) {
+    var nodes = [root]
+    nodes.reserveCapacity(path.depth + 1)
+    for key in path.keys {
+      guard let child = nodes[nodes.count - 1].children[key] else { return }
+      nodes.append(child)
+    }
+    nodes[nodes.count - 1].clients.remove(client)
+    for depth in stride(from: path.depth, to: 0, by: -1) where nodes[depth].isEmpty {
+      nodes[depth - 1].children[path.keys[depth - 1]] = nil
+    }
+  }
+
+  /// The listens a write may change, by client: those at or above the written node, and those
+  /// below it inside what it writes (below the node for a set; at, above or below an entry's
+  /// location for a merge).
+  func listens(touchedBy write: WriteOperation) -> [ObjectIdentifier: Set<DatasyncPath>] {
+    var found: [ObjectIdentifier: Set<DatasyncPath>] = [:]
+    var keys: [WebcomKey] = []
+    keys.reserveCapacity(DatasyncPath.maximumDepth)
+    var node = root
+    Self.collect(node, at: keys, into: &found)
+    for key in write.path.keys {
+      guard let child = node.children[key] else { return found }
+      keys.append(key)
+      node = child
+      Self.collect(node, at: keys, into: &found)
+    }
+    guard case .merge(_, let entries) = write else {
+      Self.collectBelow(node, at: &keys, into: &found)
+      return found
+    }
+    let nodeDepth = keys.count
+    for entry in entries {
+      var current: Node? = node
+      for key in entry.keys {
+        current = current?.children[key]
+        guard let current else { break }
+        keys.append(key)
+        Self.collect(current, at: keys, into: &found)
+      }
+      if let current { Self.collectBelow(current, at: &keys, into: &found) }
+      keys.removeSubrange(nodeDepth...)
+    }
+    return found
+  }
+
+  /// Adds the listens of a node.
+  private static func collect(
+    _ node: Node, at keys: [WebcomKey], into found: inout [ObjectIdentifier: Set<DatasyncPath>]
+  ) {
+    guard !node.clients.isEmpty else { return }
+    let path = DatasyncPath(validatedKeys: keys)
+    for client in node.clients { found[client, default: []].insert(path) }
+  }
+
+  /// Adds the listens strictly below a node.
+  private static func collectBelow(
+    _ node: Node, at keys: inout [WebcomKey],
+    into found: inout [ObjectIdentifier: Set<DatasyncPath>]
+  ) {
+    for (key, child) in node.children {
+      keys.append(key)
+      collect(child, at: keys, into: &found)
+      collectBelow(child, at: &keys, into: &found)
+      keys.removeLast()
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import Testing
+
+@testable import Datasync
+
+@Suite struct ListenIndexTests {
+  private final class Client {}
+
+  private static let alphabet: [WebcomKey] = ["a", "b", "c"]
+
+  private static func randomPath(depth: ClosedRange<Int>, using generator: inout SplitMixGenerator)
+    -> DatasyncPath
+  {
+    DatasyncPath(
+      validatedKeys: (0..<Int.random(in: depth, using: &generator)).map { _ in
+        alphabet.randomElement(using: &generator)!
+      })
+  }
+
+  /// Whether a write may change a listen, by the definition: the listen is at or above the
+  /// written node, or below it inside what it writes.
+  private static func touches(_ write: WriteOperation, _ listen: DatasyncPath) -> Bool {
+    if listen.isAncestorOrSelf(of: write.path) { return true }
+    guard write.path.isAncestor(of: listen) else { return false }
+    guard case .merge(let path, let entries) = write else { return true }
+    let relative = listen.relative(to: path)
+    return entries.contains { $0.keys.starts(with: relative) || relative.starts(with: $0.keys) }
+  }
+
+  @Test func touchedListensMatchAScanOfEveryListen() {
+    var generator = SplitMixGenerator(seed: 7)
+    let clients = (0..<6).map { _ in Client() }
+    var index = ListenIndex()
+    var listens: [ObjectIdentifier: Set<DatasyncPath>] = [:]
+    for round in 0..<2_000 {
+      let client = ObjectIdentifier(clients.randomElement(using: &generator)!)
+      let path = Self.randomPath(depth: 0...4, using: &generator)
+      if Bool.random(using: &generator) {
+        index.insert(path, for: client)
+        listens[client, default: []].insert(path)
+      } else {
+        index.remove(path, for: client)
+        listens[client]?.remove(path)
+      }
+      guard round % 4 == 0 else { continue }
+      let writePath = Self.randomPath(depth: 0...3, using: &generator)
+      let write: WriteOperation
+      if Bool.random(using: &generator) {
+        write = .set(writePath, .int(1))
+      } else {
+        var seen: Set<[WebcomKey]> = []
+        var entries: [MergeEntry] = []
+        for _ in 0..<Int.random(in: 1...3, using: &generator) {
+          let keys = Self.randomPath(depth: 1...2, using: &generator).keys
+          // Entries never overlap.
+          guard !seen.contains(where: { $0.starts(with: keys) || keys.starts(with: $0) }) else {
+            continue
+          }
+          seen.insert(keys)
+          entries.append(MergeEntry(keys: keys, value: .int(2)))
+        }
+        write = .merge(writePath, entries)
+      }
+      var expected: [ObjectIdentifier: Set<DatasyncPath>] = [:]
+      for (client, paths) in listens {
+        let touched = paths.filter { Self.touches(write, $0) }
+        if !touched.isEmpty { expected[client] = touched }
+      }
+      #expect(index.listens(touchedBy: write) == expected, "round \(round): \(write.path)")
+    }
+  }
+
+  @Test func removingTheLastListenOfABranchForgetsIt() {
+    let client = ObjectIdentifier(Client.self)
+    var index = ListenIndex()
+    let deep = DatasyncPath(validatedKeys: ["a", "b", "c"])
+    index.insert(deep, for: client)
+    index.insert(DatasyncPath(validatedKeys: ["a"]), for: client)
+    index.remove(deep, for: client)
+    #expect(
+      index.listens(touchedBy: .set(deep, .null)) == [client: [DatasyncPath(validatedKeys: ["a"])]])
+    index.remove(DatasyncPath(validatedKeys: ["a"]), for: client)
+    #expect(index.listens(touchedBy: .set(.root, .null)).isEmpty)
+  }
+}
