@@ -43,8 +43,12 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
   /// A recorder requesting `initialDemand` on subscription and `demandPerValue` after each value.
   ///
-  /// - Parameter clock: stamps each event with a time, for example a `TestScheduler`'s virtual
-  ///   time in nanoseconds.
+  /// - Parameters:
+  ///   - initialDemand: the demand requested when the subscription arrives.
+  ///   - demandPerValue: the demand returned from each value.
+  ///   - clock: stamps each event with a time, for example a `TestScheduler`'s virtual time in
+  ///     nanoseconds.
+  ///   - sourceLocation: where contract violations are reported; the caller's by default.
   public init(
     initialDemand: Subscribers.Demand = .unlimited,
     demandPerValue: Subscribers.Demand = .none,

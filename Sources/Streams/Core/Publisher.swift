@@ -10,7 +10,7 @@ public protocol Publisher<Output, Failure> {
 
   /// Attaches a subscriber: the publisher calls its `receive(subscription:)` once, then delivers.
   ///
-  /// Operators implement this; users call ``Publisher/subscribe(_:)-(Subscriber)``.
+  /// Operators implement this; users call ``Publisher/subscribe(_:)->()``.
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

@@ -6,6 +6,8 @@ extension Publisher {
   ///
   /// - Parameters:
   ///   - prefix: text put before the error in the message.
+  ///   - file: the source file named in the message; the caller's by default.
+  ///   - line: the source line named in the message; the caller's by default.
   @inlinable
   public func assertNoFailure(
     _ prefix: String = "", file: StaticString = #file, line: UInt = #line

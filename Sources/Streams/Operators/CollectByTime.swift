@@ -34,7 +34,7 @@ extension Publisher {
 extension Publishers {
   /// A publisher of the values its upstream sent in each time window.
   ///
-  /// See ``Publisher/collect(_:options:)-(TimeGroupingStrategy<S>,_)`` for the semantics.
+  /// See ``Publisher/collect(_:options:)`` for the semantics.
   public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
     public typealias Output = [Upstream.Output]
     public typealias Failure = Upstream.Failure

@@ -59,7 +59,7 @@ extension Publisher {
 extension Publishers {
   /// A publisher merging the publishers its upstream's values are turned into.
   ///
-  /// See ``Publisher/flatMap(maxPublishers:_:)`` for the semantics.
+  /// See ``Publisher/flatMap(maxPublishers:_:)-ztve`` for the semantics.
   public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
   where NewPublisher.Failure == Upstream.Failure {
     public typealias Output = NewPublisher.Output

@@ -53,7 +53,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 extension Publishers {
   /// A publisher of the values of the latest publisher its upstream sent.
   ///
-  /// See ``Publisher/switchToLatest()`` for the semantics.
+  /// See ``Publisher/switchToLatest()-7j10o`` for the semantics.
   public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
   where Upstream.Output == P, P.Failure == Upstream.Failure {
     public typealias Output = P.Output

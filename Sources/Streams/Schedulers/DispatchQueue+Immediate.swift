@@ -23,7 +23,7 @@ where
   /// ```
   public static var main: AnySchedulerOf<DispatchQueue> { AnyScheduler(DispatchQueue.main) }
 
-  /// ``DispatchQueue/immediate``, type-erased.
+  /// ``Dispatch/DispatchQueue/immediate``, type-erased.
   public static var immediate: AnySchedulerOf<DispatchQueue> {
     AnyScheduler(DispatchQueue.immediate)
   }
