@@ -204,10 +204,13 @@ private final class AuthenticationStateRecorder: @unchecked Sendable {
     let recorder = AuthenticationStateRecorder()
     let observation = auth.observeState(queue: queue, onChange: recorder.record)
     defer { observation.cancel() }
-    let record = watch(try app.datasyncService.createManager().nodeThrows(for: "users/alice"))
+    // The node keeps its manager, and so the subscription, alive.
+    let node = try app.datasyncService.createManager().nodeThrows(for: "users/alice")
+    let record = watch(node)
     #expect(record.wait(forCount: 1))
     database.setAuthentication(nil, forToken: "alice-token")
     expectRevoked(record)
+    withExtendedLifetime(node) {}
     #expect(recorder.wait(forCount: 2))
     #expect(recorder.recorded == [.authenticated(AccessFixture.alice), .unauthenticated])
     #expect(auth.state == .unauthenticated)
