@@ -15,6 +15,8 @@ import Testing
     /// The path of each request, in the order of `streams`.
     let paths = Recorder<String>()
     let reasons = Recorder<HTTPEventStream.CloseReason>()
+    /// Keeps `paths` and `streams` in the same order when handlers run at the same time.
+    private let registration = NSLock()
 
     init(
       _ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
@@ -23,14 +25,17 @@ import Testing
       let streams = streams
       let paths = paths
       let reasons = reasons
+      let registration = registration
       server = try startServer(configure) { request, responder in
         do {
           let stream = try responder.openEventStream(headers: ["X-Stream": request.rawPath]) {
             reasons.append($0)
           }
           if let initialEvent { try stream.send(event: "put", data: initialEvent) }
-          paths.append(request.rawPath)
-          streams.append(stream)
+          registration.withLock {
+            paths.append(request.rawPath)
+            streams.append(stream)
+          }
         } catch {
           Issue.record("cannot open a stream: \(error)")
         }

@@ -237,6 +237,9 @@ final class ServerLoop {
     isShuttingDown = true
     poller.remove(listener)
     SocketSystem.closeDescriptor(listener)
+    // Tasks queued before the stop run while their connections are open: a stream its owner
+    // ended (as a server does with every stream before it stops) writes the end of its body.
+    for task in mailbox.takeTasks() { task(self) }
     for connection in connections {
       connection?.close(.serverStopped)
     }
