@@ -84,7 +84,7 @@ import Testing
     }
   }
 
-  /// The order of DESIGN.md §5, written the obvious (slow) way.
+  /// The order of keys documented on `WebcomKey`, written the obvious (slow) way.
   private static func referenceLess(_ lhs: String, _ rhs: String) -> Bool {
     func integer(_ string: String) -> Int64? {
       let digits = string.hasPrefix("-") ? string.dropFirst() : Substring(string)
