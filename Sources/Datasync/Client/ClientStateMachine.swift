@@ -266,6 +266,23 @@ struct ClientStateMachine {
   // MARK: Messages from the back end
 
   /// Handles a message of the back end.
+  /// Whether a change from the back end writes at, above or below a location the client listens
+  /// to. A change sent before the back end learnt of an unlisten is dropped, so that the cache
+  /// never holds data that nothing keeps up to date.
+  private func concernsAListen(_ operation: WriteOperation) -> Bool {
+    let written = operation.writtenPaths
+    for path in written {
+      var location: DatasyncPath? = path
+      while let current = location {
+        if listens[current] != nil { return true }
+        location = current.parent
+      }
+    }
+    return listens.keys.contains { listened in
+      written.contains { $0.isAncestorOrSelf(of: listened) }
+    }
+  }
+
   mutating func receive(_ message: BackEndMessage) -> [ClientEffect] {
     var effects: [ClientEffect] = []
     switch message {
@@ -295,6 +312,7 @@ struct ClientStateMachine {
       listens[path]?.isComplete = true
       views.complete(where: { path.isAncestorOrSelf(of: $0.path) }, cache: cache, into: &effects)
     case .changed(let operation):
+      guard concernsAListen(operation) else { break }
       views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
     case .acknowledged(let identifier, _) where requests.isAwaitingAuthentication(identifier):
       _ = requests.takeAuthentication(identifier)
