@@ -41,6 +41,7 @@ import Testing
     let server = try ServeProcess(["--open", "--port", "0", "--data", directory.dataPath])
     let log = SharedWriterLog()
     let writersDone = DispatchGroup()
+    let thousandAcknowledged = DispatchSemaphore(value: 0)
     let writers = 4
     for writer in 0..<writers {
       writersDone.enter()
@@ -55,17 +56,16 @@ import Testing
           guard let response = try? client.request("PATCH", "/log.json?print=silent", body: body),
             response.status == 204
           else { return }
-          log.withLock {
+          let reachedTarget = log.withLock {
             $0.unanswered.remove(key)
             $0.acknowledged[key] = index
+            return $0.acknowledged.count == 1_000
           }
+          if reachedTarget { thousandAcknowledged.signal() }
         }
       }
     }
-    let deadline = Date(timeIntervalSinceNow: 120)
-    while log.withLock({ $0.acknowledged.count }) < 1_000 && Date() < deadline {
-      usleep(1_000)
-    }
+    _ = thousandAcknowledged.wait(timeout: .now() + 120)
     server.stop(with: SIGKILL)
     writersDone.wait()
     #expect(server.process.terminationReason == .uncaughtSignal)

@@ -68,7 +68,7 @@ struct RuleSyntaxError: Error {
 /// Splits a rule expression into tokens, one at a time.
 ///
 /// Numbers are decimal (`12`, `1.5`, `2e3`); strings are between `'` or `"`, with the escapes
-/// `\\ \' \" \/ \b \f \n \r \t \uXXXX`; identifiers are ASCII letters, digits and `_`, not
+/// `\\ \' \" \/ \b \f \n \r \t`, and `\u` with four hexadecimal digits; identifiers are ASCII letters, digits and `_`, not
 /// starting with a digit; a `$` variable is `$` followed by an identifier. A regular expression
 /// literal is read only when the parser asks for one (``regularExpression(at:)``), since `/` is
 /// also the division operator.

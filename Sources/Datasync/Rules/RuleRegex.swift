@@ -2,7 +2,7 @@
 ///
 /// The syntax is the hosted service's subset: literal characters; `.` (any character); `\d \w
 /// \s` and their negations `\D \W \S`; `\` before any other non-alphanumeric character (and
-/// `\n \r \t \f \v`, `\uXXXX`) for that character; classes `[abc]`, ranges `[a-z]`, negated
+/// `\n \r \t \f \v`, and `\u` with four hexadecimal digits) for that character; classes `[abc]`, ranges `[a-z]`, negated
 /// classes `[^0-9]`; groups `( )`; alternatives `a|b`; repetitions `*`, `+`, `?`, `{n}`, `{n,}`,
 /// `{n,m}`; `^` only as the pattern's first character and `$` only as its last. Other special
 /// characters (`( ) [ ] { } * + ? | ^ $ \ /`) must be escaped to stand for themselves. The only
