@@ -177,10 +177,16 @@ private final class AuthenticationStateRecorder: @unchecked Sendable {
     // A listen and a write made offline: renewed and sent after the token on reconnection.
     let score = try manager.nodeThrows(for: "users/alice/score")
     let written = Shared<WebcomResult<Void>?>(nil)
-    score.set(42, queue: queue) { result in written.update { $0 = result } }
+    let answered = DispatchSemaphore(value: 0)
+    score.set(42, queue: queue) { result in
+      written.update { $0 = result }
+      answered.signal()
+    }
     let offline = watch(try manager.nodeThrows(for: "users/alice/name"))
     service.isConnectionEnabled = true
     #expect(record.wait { $0.last?.value.asDictionary()?["score"]?.asInt == 42 })
+    // The event above is the local estimate; the back end has the value once it answered.
+    #expect(answered.wait(timeout: .now() + 20) == .success)
     let other = makeApp(database, "observer")
     try waitForResult {
       other.authenticationService.authenticate(withToken: "admin-token", queue: $0, then: $1)
