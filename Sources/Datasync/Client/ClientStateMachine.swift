@@ -265,7 +265,6 @@ struct ClientStateMachine {
 
   // MARK: Messages from the back end
 
-  /// Handles a message of the back end.
   /// Whether a change from the back end writes at, above or below a location the client listens
   /// to. A change sent before the back end learnt of an unlisten is dropped, so that the cache
   /// never holds data that nothing keeps up to date.
@@ -283,8 +282,17 @@ struct ClientStateMachine {
     }
   }
 
+  /// Handles a message of the back end.
+  ///
+  /// While disconnected, only the start and the end of a connection count: anything else comes
+  /// from a connection the application disabled (or that dropped) before its end reached the
+  /// client, and describes a session that no longer exists.
   mutating func receive(_ message: BackEndMessage) -> [ClientEffect] {
     var effects: [ClientEffect] = []
+    switch message {
+    case .connected, .disconnected: break
+    default: guard state != .disconnected else { return [] }
+    }
     switch message {
     case .connected(let offset):
       guard isConnectionEnabled else { break }

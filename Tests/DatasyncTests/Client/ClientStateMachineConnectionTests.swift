@@ -59,6 +59,28 @@ import Testing
     ])
   }
 
+  @Test func messagesOfADisabledConnectionThatArriveBeforeItsEndAreIgnored() throws {
+    var driver = ClientStateMachineDriver()
+    try driver.run([
+      (.connected(), ["state connected"]),
+      (.authenticate(token: "t"), ["send authenticate 1 t"]),
+      (.authenticated(1, uid: "alice"), ["identity alice", "answer 1 auth alice"]),
+      (.subscribe(2, "/a", .valueChange), ["send listen /a"]),
+      (.listenData("/a", "1"), ["s2 =1"]),
+      (.enableConnection(false), ["disconnect", "state disconnected"]),
+      // Sent by the back end before it learnt of the disconnection: the session they describe
+      // is gone, so they change neither the identity, the cache nor the subscriptions.
+      (.authenticationChanged(uid: nil), []),
+      (.changed("/a", "2"), []),
+      (.listenData("/a", "3"), []),
+      (.revoked("/a", .permissionDenied), []),
+      (.disconnected, []),
+      (.read("/a"), ["answer 3 = 1"]),
+      (.enableConnection(true), ["connect"]),
+      (.connected(), ["send authenticate 4 t", "send listen /a", "state connected"]),
+    ])
+  }
+
   @Test func readsAreAnsweredFromCompleteDataOrByTheBackEnd() throws {
     var driver = ClientStateMachineDriver()
     try driver.run([
