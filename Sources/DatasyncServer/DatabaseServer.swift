@@ -110,6 +110,12 @@ public final class DatabaseServer: Sendable {
   /// The number of event streams open.
   public var openStreamCount: Int { streams.count }
 
+  /// Closes every open event stream from the server's side, as a network failure would cut
+  /// them; the server keeps serving, and clients may open new streams at once.
+  public func closeStreams() {
+    streams.closeAll()
+  }
+
   /// Stops serving: no more connections, every stream closed (its clients' disconnection
   /// operations run), every database closed. Idempotent.
   public func stop() {
