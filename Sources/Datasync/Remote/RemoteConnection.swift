@@ -106,6 +106,8 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   private var streamCount: UInt64 = 0
   private var pipeline: [ClientRequest] = []
   private var inFlight: InFlight?
+  /// The number of requests sent, to tell whether the one in flight is still a given one.
+  private var requestCount: UInt64 = 0
   /// Answers that arrived while disconnected, delivered after the next `connected`.
   private var deferredAnswers: [BackEndMessage] = []
   /// The token the back end last accepted.
@@ -199,7 +201,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       url: endpoint.url(for: .root, token: token, RemoteRequest.probeQuery),
       timeoutInterval: options.requestTimeout)
     request.httpMethod = "GET"
-    _ = transport.start(
+    let task = transport.start(
       request,
       handlers: RemoteTransport.Handlers(
         response: { [weak self] response in self?.checkResponse = response },
@@ -214,6 +216,22 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
           }
           self.connect(offset: Self.clockOffset(of: response, sentAt: started))
         }))
+    cancel(task, after: options.requestTimeout) { [weak self] in
+      current == self?.attempt && self?.phase == .checking
+    }
+  }
+
+  /// Cancels a task that has not completed `timeout` seconds from now, if `isPending` still
+  /// holds then (its completion then reports the cancellation as a failure).
+  private func cancel(
+    _ task: URLSessionDataTask?, after timeout: TimeInterval,
+    if isPending: @escaping @Sendable () -> Bool
+  ) {
+    guard let task else { return }
+    let box = UncheckedBox(task)
+    queue.asyncAfter(deadline: .now() + timeout) {
+      if box.value.state == .running && isPending() { box.value.cancel() }
+    }
   }
 
   private static func clockOffset(of response: HTTPURLResponse, sentAt sent: Date) -> TimeInterval {
@@ -488,6 +506,11 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
           data: { [weak self] data in self?.inFlight?.body += data },
           completion: { [weak self] error in self?.requestCompleted(error: error) }))
       inFlight = InFlight(task: task)
+      requestCount += 1
+      let number = requestCount
+      cancel(task, after: options.requestTimeout) { [weak self] in
+        self?.requestCount == number && self?.inFlight != nil
+      }
     }
   }
 

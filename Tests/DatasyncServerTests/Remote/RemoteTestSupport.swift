@@ -21,7 +21,15 @@ struct RemoteClient {
     _ name: String, server: TestDatabaseServer, namespace: String? = nil,
     options: RemoteOptions = fastRemoteOptions
   ) {
-    let url = URL(string: "http://127.0.0.1:\(server.port)")!
+    self.init(
+      name, url: URL(string: "http://127.0.0.1:\(server.port)")!, namespace: namespace,
+      options: options)
+  }
+
+  init(
+    _ name: String = "client", url: URL, namespace: String? = nil,
+    options: RemoteOptions = fastRemoteOptions
+  ) {
     application = WebcomApplication(
       configuration: WebcomConfiguration(
         identifier: name, backEnd: .remote(url: url, namespace: namespace, options: options)))
