@@ -129,9 +129,8 @@ import Testing
   }
 
   @Test func aServerThatNeverAnswersIsCheckedAgainUntilItDoes() throws {
-    let server = try ScriptedServer(status: { _, number in number < 2 ? nil : 200 }) { _ in
-      .value("7")
-    }
+    let server = try ScriptedServer(
+      status: { _, number in number < 2 ? nil : 200 }, script: { _ in .value("7") })
     let options = RemoteOptions(
       requestTimeout: 0.2, idleTimeout: 5,
       reconnection: RemoteReconnectionPolicy(initialDelay: 0.01, maximumDelay: 0.05))
@@ -154,9 +153,9 @@ import Testing
   }
 
   @Test func aWriteThatGotNoAnswerIsSentAgainAfterReconnection() throws {
-    let server = try ScriptedServer(status: { method, number in
-      method == "PUT" && number == 0 ? nil : 200
-    }) { _ in .value("{}") }
+    let server = try ScriptedServer(
+      status: { method, number in method == "PUT" && number == 0 ? nil : 200 },
+      script: { _ in .value("{}") })
     let options = RemoteOptions(
       requestTimeout: 0.3, idleTimeout: 5,
       reconnection: RemoteReconnectionPolicy(initialDelay: 0.01, maximumDelay: 0.05))
