@@ -71,7 +71,8 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     /// The changes the streams announced while the request was in flight (for a write: those
     /// that may be its own announcement), with the location of their stream.
     var announced: [(location: DatasyncPath, operation: WriteOperation)] = []
-    /// Whether a stream covering the write got its location's value while it was in flight.
+    /// Whether a stream covering the write got its location's value while it was in flight,
+    /// holding what the write writes (so probably taken after the write).
     var coveringStreamStarted = false
   }
 
@@ -405,7 +406,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       guard path == stream.location else { return loseConnection() }
       stream.hasStarted = true
       failures = 0
-      if let write = inFlightWrite, covers(stream.location, write) {
+      if let write = inFlightWrite, covers(stream.location, write),
+        Self.value(value, at: stream.location, includes: write)
+      {
         inFlight?.coveringStreamStarted = true
       }
       deliver(.listenData(path, value))
@@ -560,6 +563,24 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       }
     }
     return message
+  }
+
+  /// Whether a location's value already holds what a write writes inside it (false for an
+  /// increment, whose result is unknown until its answer).
+  private static func value(
+    _ value: JSONValue, at location: DatasyncPath, includes write: WriteOperation
+  ) -> Bool {
+    let tree = JSONValue.null.setting(value, at: location.keys)
+    let written: JSONValue
+    switch write {
+    case .increment:
+      return false
+    case .compareAndSet(let path, _, let newValue):
+      written = WriteOperation.set(path, newValue).applyingOptimistically(to: tree)
+    default:
+      written = write.applyingOptimistically(to: tree)
+    }
+    return written.value(at: location.keys) == value
   }
 
   /// Whether two writes write the same data at the same place.

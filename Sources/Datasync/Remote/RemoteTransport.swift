@@ -21,6 +21,9 @@ final class RemoteTransport: NSObject, URLSessionDataDelegate, @unchecked Sendab
   private var handlers: [Int: Handlers] = [:]
   private var session: URLSession?
 
+  /// The most connections to the server at once (every stream holds one).
+  static let maximumConnections = 4096
+
   /// A transport whose handlers run on `queue`.
   init(queue: DispatchQueue) {
     self.queue = queue
@@ -31,6 +34,8 @@ final class RemoteTransport: NSObject, URLSessionDataDelegate, @unchecked Sendab
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
     configuration.timeoutIntervalForResource = .greatestFiniteMagnitude
+    // Each listened location holds a connection open: no limit but the server's.
+    configuration.httpMaximumConnectionsPerHost = Self.maximumConnections
     session = URLSession(configuration: configuration, delegate: self, delegateQueue: operations)
   }
 

@@ -138,3 +138,47 @@ import Testing
     try alice.wait { queue, then in try! alice.node("open/x").set(1, queue: queue, then: then) }
   }
 }
+
+/// A server stopped and started again on the same port and data.
+@Suite(.timeLimit(.minutes(1))) struct RemoteServerRestartTests {
+  @Test func clientsResynchroniseWithARestartedServer() throws {
+    let first = try TestDatabaseServer(files: true)
+    let directory = try #require(first.directory)
+    let port = first.port
+    let alice = RemoteClient("alice", server: first)
+    let bob = RemoteClient("bob", server: first)
+    let queue = DispatchQueue(label: "test.restart")
+    let logs = [RemoteLog<String>(), RemoteLog<String>()]
+    for (client, log) in zip([alice, bob], logs) {
+      try client.node("list").subscribe(
+        to: .child(addition: true, change: true, removal: true), queue: queue,
+        onEvent: { log.append(describeRemote($0)) })
+    }
+    try alice.wait { queue, then in try! alice.node("list/a").set(1, queue: queue, then: then) }
+    try bob.wait { queue, then in try! bob.node("list/b").set(1, queue: queue, then: then) }
+    for log in logs { #expect(log.wait(count: 2).sorted() == ["+a 1", "+b 1"]) }
+
+    first.server.stop()
+    #expect(alice.states.wait(connected: false))
+    #expect(bob.states.wait(connected: false))
+    // Written while the server is down: sent once it is back.
+    let answered = RemoteLog<Bool>()
+    try alice.node("list/c").set(1, queue: queue) { answered.append((try? $0.get()) != nil) }
+    var configuration = DatabaseServer.Configuration(host: "127.0.0.1", port: port)
+    configuration.rules = .open
+    configuration.dataPath = directory.appendingPathComponent("data.sqlite").path
+    let second = try DatabaseServer(configuration: configuration)
+    defer { second.stop() }
+
+    #expect(answered.wait(count: 1) == [true])
+    try bob.wait { queue, then in try! bob.node("list/a").clear(queue: queue, then: then) }
+    for log in logs {
+      let seen = log.wait { $0.contains("-a") && $0.contains("+c 1") }
+      #expect(seen.count == 4, "\(seen)")
+      #expect(Set(seen) == ["+a 1", "+b 1", "+c 1", "-a"])
+    }
+    #expect(
+      try second.database().value(at: DatasyncPath(parsing: "/list"))
+        == .object(JSONObject([("b", .int(1)), ("c", .int(1))])))
+  }
+}
