@@ -478,7 +478,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     while phase == .connected, inFlight == nil, let request = pipeline.first {
       if case .signOut(let identifier) = request {
         pipeline.removeFirst()
-        token = nil
+        changeToken(to: nil)
         deliver(.acknowledged(identifier, announced: nil))
         continue
       }
@@ -517,6 +517,17 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
+  /// Sends `token` from now on; the open streams start again with it, so that the server checks
+  /// them as the new identity (their fresh data raises only what differs).
+  private func changeToken(to token: String?) {
+    guard token != self.token else { return }
+    self.token = token
+    guard phase == .connected else { return }
+    for location in streams.keys.sorted(by: { $0.string < $1.string }) {
+      openStream(at: location)
+    }
+  }
+
   private func requestCompleted(error: (any Error)?) {
     guard let finished = inFlight, let request = pipeline.first else { return }
     inFlight = nil
@@ -533,7 +544,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       pipeline.removeFirst()
       failures = 0
       if case .authenticated = message, case .authenticate(_, let accepted) = request {
-        token = accepted
+        changeToken(to: accepted)
       }
       deliverAnswer(acknowledgement(message, finished))
     }
