@@ -71,6 +71,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     /// The changes the streams announced while the request was in flight (for a write: those
     /// that may be its own announcement), with the location of their stream.
     var announced: [(location: DatasyncPath, operation: WriteOperation)] = []
+    /// Whether the client gave up waiting for it (an authentication when the connection
+    /// dropped): it leaves the pipeline when it completes, its answer ignored.
+    var isAbandoned = false
     /// Whether a stream covering the write got its location's value while it was in flight,
     /// holding what the write writes (so probably taken after the write).
     var coveringStreamStarted = false
@@ -174,6 +177,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   }
 
   func close() {
+    lock.withLock { receiver = nil }
     queue.async { [self] in
       guard !isClosed else { return }
       disconnect(reconnecting: false)
@@ -182,7 +186,6 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       inFlight = nil
       pipeline = []
       transport.invalidate()
-      lock.withLock { receiver = nil }
     }
   }
 
@@ -287,14 +290,17 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     for stream in streams.values { stream.task?.cancel() }
     streams = [:]
     phase = .idle
-    // The client fails the authentications it sent when the connection drops (the one in
-    // flight stays, its answer ignored).
+    // The client fails the authentications it sent when the connection drops: they leave the
+    // pipeline (the one in flight when it completes, its answer ignored).
     let sending = inFlight == nil ? nil : pipeline.first?.identifier
     pipeline.removeAll { request in
       switch request {
       case .authenticate, .signOut: request.identifier != sending
       default: false
       }
+    }
+    if let sending, pipeline.first?.identifier == sending, case .authenticate? = pipeline.first {
+      inFlight?.isAbandoned = true
     }
     if wasConnected { deliver(.disconnected) }
     if reconnecting && wantsConnection { retryLater() }
@@ -531,6 +537,10 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   private func requestCompleted(error: (any Error)?) {
     guard let finished = inFlight, let request = pipeline.first else { return }
     inFlight = nil
+    if finished.isAbandoned {
+      pipeline.removeFirst()
+      return sendNextRequest()
+    }
     guard error == nil, finished.status != 0 else {
       loseConnection()
       return
