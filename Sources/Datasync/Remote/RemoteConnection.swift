@@ -356,9 +356,13 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       request,
       handlers: RemoteTransport.Handlers(
         response: { [weak self] response in
-          guard let stream = self?.stream(at: location, number: number) else { return }
+          guard let self, let stream = self.stream(at: location, number: number) else { return }
           stream.status = response.statusCode
           stream.lastActivity = .now()
+          let type = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
+          if stream.status == 200 && !type.lowercased().hasPrefix("text/event-stream") {
+            notAStream(stream, type: type)
+          }
         },
         data: { [weak self] data in
           guard let self, let stream = self.stream(at: location, number: number) else { return }
@@ -445,10 +449,24 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
+  /// Revokes the listen of a stream the server answered with something else than an event
+  /// stream (a server that ignores `Accept: text/event-stream` answers with the value once):
+  /// listening there cannot work.
+  private func notAStream(_ stream: Stream, type: String) {
+    closeStream(at: stream.location)
+    deliver(
+      .revoked(
+        stream.location,
+        WebcomError(
+          .decodingFailed,
+          "the server answered the streaming read of \(stream.location.string) with \(type), "
+            + "not text/event-stream: it does not speak the streaming protocol")))
+  }
+
   private func streamEnded(_ stream: Stream) {
     streams[stream.location] = nil
     switch stream.status {
-    case 200, 0, 502, 503, 504, 500...:
+    case 200, 0, 500...:
       loseConnection()
     default:
       let code = RemoteAnswer.code(of: stream.status)

@@ -15,6 +15,8 @@ import Testing
     case valueThen([(name: String, data: String)])
     /// An HTTP error.
     case status(Int)
+    /// A plain JSON answer, as from a server that ignores `Accept: text/event-stream`.
+    case json(String)
   }
 
   /// A server that answers checks and reads `{}`, and streams as `script` says; counts the
@@ -51,6 +53,9 @@ import Testing
         switch script(number) {
         case .status(let status):
           responder.respond(.jsonError(HTTPStatus(code: status), message: "scripted refusal"))
+        case .json(let json):
+          responder.respond(
+            HTTPResponse(headers: ["Content-Type": "application/json"], body: json))
         case .value(let json):
           let stream = try! responder.openEventStream()
           try? stream.send(event: "put", data: #"{"path":"/","data":\#(json)}"#)
@@ -114,6 +119,17 @@ import Testing
     }
     #expect(error.code == .permissionDenied)
     #expect(error.message.contains("HTTP 403") && error.message.contains("scripted refusal"))
+    #expect(values.all.isEmpty)
+  }
+
+  @Test func aPlainAnswerToAStreamingReadEndsTheSubscriptionWithAClearError() throws {
+    let server = try ScriptedServer { _ in .json(#"{"a":1}"#) }
+    let (client, values, completions) = client(of: server)
+    defer { withExtendedLifetime(client) {} }
+    let error = completions.wait(count: 1).first?.error
+    #expect(error?.code == .decodingFailed)
+    #expect(
+      error?.message.contains("not text/event-stream") == true, "\(String(describing: error))")
     #expect(values.all.isEmpty)
   }
 
