@@ -19,32 +19,46 @@ import Testing
     case json(String)
   }
 
-  /// A server that answers checks and reads `{}`, and streams as `script` says; counts the
-  /// requests it got by kind.
-  final class ScriptedServer: @unchecked Sendable {
+  /// What a scripted server counted and the responders it keeps unanswered.
+  final class ScriptedRequests: @unchecked Sendable {
     /// Protects `counts` and `held`.
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     /// Responders kept unanswered (a server that never answers).
     private var held: [HTTPResponder] = []
-    private(set) var http: HTTPServer!
+
+    /// Counts a request of a kind; returns how many of that kind came before it.
+    func next(_ kind: String) -> Int {
+      lock.withLock {
+        defer { counts[kind, default: 0] += 1 }
+        return counts[kind, default: 0]
+      }
+    }
+
+    func hold(_ responder: HTTPResponder) { lock.withLock { held.append(responder) } }
+
+    func count(_ kind: String) -> Int { lock.withLock { counts[kind, default: 0] } }
+  }
+
+  /// A server that answers checks and reads `{}`, and streams as `script` says; counts the
+  /// requests it got by kind.
+  final class ScriptedServer: Sendable {
+    let http: HTTPServer
+    private let requests = ScriptedRequests()
 
     init(
       status: @escaping @Sendable (_ method: String, _ number: Int) -> Int? = { _, _ in 200 },
       script: @escaping @Sendable (Int) -> StreamAnswer
     ) throws {
-      http = try startServer { [unowned self] request, responder in
+      let requests = self.requests
+      http = try startServer { request, responder in
         let isStream = request.headers.values(for: "Accept").contains {
           $0.contains("event-stream")
         }
-        let kind = isStream ? "stream" : request.method
-        let number = lock.withLock {
-          defer { counts[kind, default: 0] += 1 }
-          return counts[kind, default: 0]
-        }
+        let number = requests.next(isStream ? "stream" : request.method)
         if !isStream {
           guard let status = status(request.method, number) else {
-            lock.withLock { held.append(responder) }
+            requests.hold(responder)
             return
           }
           responder.respond(HTTPResponse(status: HTTPStatus(code: status), body: "{}"))
@@ -73,7 +87,7 @@ import Testing
       }
     }
 
-    func count(_ kind: String) -> Int { lock.withLock { counts[kind, default: 0] } }
+    func count(_ kind: String) -> Int { requests.count(kind) }
 
     deinit { http.stop() }
   }
