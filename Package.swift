@@ -38,7 +38,7 @@ let package = Package(
     .testTarget(name: "DatasyncTests", dependencies: ["Datasync"]),
     .testTarget(
       name: "DatasyncStreamsTests",
-      dependencies: ["DatasyncStreams", "Datasync", "Streams", "StreamsTesting"]
+      dependencies: ["DatasyncStreams", "Datasync", "DatasyncServer", "Streams", "StreamsTesting"]
     ),
     .testTarget(name: "DatasyncServerTests", dependencies: ["DatasyncServer", "Datasync"]),
     .testTarget(

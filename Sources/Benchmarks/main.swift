@@ -12,6 +12,7 @@ let connectionData = DatasyncConnectionBenchmarks.run(harness)
 let httpData = HTTPServerBenchmarks.run(harness)
 // The server's idle streams too; its other cases follow the memory case.
 let serveData = DatabaseServerBenchmarks.run(harness)
+RemoteBackEndBenchmarks.run(harness)
 if harness.includes("bytes per leaf"),
   let bytes = DatasyncFoundationBenchmarks.residentBytesPerLeaf()
 {

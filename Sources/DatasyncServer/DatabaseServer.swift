@@ -110,6 +110,12 @@ public final class DatabaseServer: Sendable {
   /// The number of event streams open.
   public var openStreamCount: Int { streams.count }
 
+  /// Closes every open event stream from the server's side, as a network failure would cut
+  /// them; the server keeps serving, and clients may open new streams at once.
+  public func closeStreams() {
+    streams.closeAll()
+  }
+
   /// Waits (at most `timeout`) until at most `count` event streams are open; returns whether
   /// they are. A stream counts until the server has noticed its end and run what depends on it
   /// (a session's disconnection operations).

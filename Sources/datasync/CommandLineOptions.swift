@@ -3,6 +3,7 @@ enum Command: Equatable {
   case help
   case demo(DemoOptions)
   case serve(ServeOptions)
+  case remote(RemoteCommandOptions)
 }
 
 /// The options of `datasync demo`.
@@ -24,6 +25,9 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
   }
   if name == "--help" || name == "-h" || name == "help" { return .help }
   if name == "serve" { return try parseServe(arguments.dropFirst()) }
+  if let action = RemoteCommandOptions.Action(rawValue: name) {
+    return try parseRemote(action, arguments.dropFirst())
+  }
   guard name == "demo" else {
     throw UsageError(description: "unknown command '\(name)' (try 'datasync --help')")
   }
@@ -115,12 +119,27 @@ private func integer(
 
 let usage = """
   USAGE: datasync <command> [options]
+         datasync get|set|merge|push|delete|watch <url>/<path> [json|-] [--token T]
 
   Commands:
     demo        A live chat room on the embedded database: writers push messages concurrently,
                 a reader keeps an ordered, duplicate-free feed with a Streams pipeline.
     serve       Serve databases over HTTP: the REST and streaming (Server-Sent Events) protocol
                 of hosted realtime databases, durable in SQLite files.
+    get         Print the JSON value at <url>/<path> (http://127.0.0.1:9000/rooms/a).
+    set         Write the JSON value (- reads it from the standard input); prints what was
+                written.
+    merge       Write each member of the JSON object (keys may be paths below the location).
+    push        Add the JSON value as a new child; prints {"name": "<new key>"}.
+    delete      Remove the value.
+    watch       Print one line per event until interrupted: added|changed|removed <key> <json>
+                for children, value <key> <json> for the location; reconnects on its own and
+                says so on the standard error.
+
+  Options of get, set, merge, push, delete and watch:
+    --token T       The credential sent with every request (auth=T).
+    A namespace is given as ?ns=NS in the URL. Exit status: 0 success, 1 the server refused
+    the request or could not be reached (its message on the standard error), 2 bad usage.
 
   Options of demo:
     --writers N     Concurrent writers, 1 to 64 (default 4).

@@ -17,6 +17,11 @@ public final class DatasyncService: Sendable {
       let connection = EmbeddedConnection(database: database, label: context.identifier)
       embeddedConnection = connection
       client = DatasyncClient(connection: connection)
+    case .remote(let url, let namespace, let options):
+      embeddedConnection = nil
+      client = DatasyncClient(
+        connection: RemoteConnection(
+          url: url, namespace: namespace, options: options, label: context.identifier))
     }
   }
 

@@ -328,13 +328,11 @@ struct ClientStateMachine {
       setAuthentication(nil, into: &effects)
       effects.append(.answerAuthentication(identifier, .success(nil)))
     case .acknowledged(let identifier, let announced):
-      if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
-        if let change { views.events(of: change, cache: cache, into: &effects) }
-        views.acknowledgements(of: acknowledged, cache: cache, into: &effects)
-      }
       let value: JSONValue
       if case .set(_, let written)? = announced { value = written } else { value = .null }
-      effects.append(.answer(identifier, .success(value)))
+      acknowledge(identifier, announced: announced, answer: value, into: &effects)
+    case .acknowledgedAsChanged(let identifier, let written):
+      acknowledge(identifier, announced: nil, answer: written, into: &effects)
     case .rejected(let identifier, _, _) where identifier == reauthentication:
       // The kept token was revoked while disconnected: the back end checks the renewed listens
       // as unauthenticated and revokes those that needed the identity.
@@ -371,6 +369,19 @@ struct ClientStateMachine {
       setAuthentication(identity, into: &effects)
     }
     return effects
+  }
+
+  /// Removes an acknowledged write from the pending ones (applying `announced` to the back end's
+  /// data), raising the events of what differs and the acknowledgement events, and answers it.
+  private mutating func acknowledge(
+    _ identifier: RequestIdentifier, announced: WriteOperation?, answer: JSONValue,
+    into effects: inout [ClientEffect]
+  ) {
+    if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
+      if let change { views.events(of: change, cache: cache, into: &effects) }
+      views.acknowledgements(of: acknowledged, cache: cache, into: &effects)
+    }
+    effects.append(.answer(identifier, .success(answer)))
   }
 
   /// Fails the authentication requests waiting for the back end (those not sent yet too when

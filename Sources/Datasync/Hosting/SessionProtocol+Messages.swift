@@ -32,6 +32,9 @@ extension SessionProtocol {
         all.append((change.name, .object(change.members)))
       }
       members = all
+    case .acknowledgedAsChanged(let identifier, _):
+      name = "ack"
+      members = [id(identifier)]
     case .rejected(let identifier, let error, let current):
       name = "reject"
       members =

@@ -13,6 +13,12 @@ enum BackEndMessage: Sendable {
   /// The client's own write was applied; `announced` is what was written (server values resolved,
   /// increments as the resulting value), nil for registrations and cancellations.
   case acknowledged(RequestIdentifier, announced: WriteOperation?)
+  /// The client's own write was applied, and the changes already delivered include it (a
+  /// remote back end announces the client's writes on its streams like anyone else's, and the
+  /// announcement may come before the write's answer): the client stops applying it on top of
+  /// the back end's data without touching that data. `written` answers the request: the value a
+  /// set wrote (server values resolved, an increment's result), null otherwise.
+  case acknowledgedAsChanged(RequestIdentifier, written: JSONValue)
   /// The client's write was not applied; `current` is the back end's value at the path when known.
   case rejected(RequestIdentifier, WebcomError, current: JSONValue?)
   /// The answer to a read.

@@ -1,0 +1,142 @@
+import Datasync
+import DatasyncServer
+import Dispatch
+import Foundation
+
+/// The remote back end's cases of `datasync-bench`, over loopback with the server in the same
+/// process: a write by one remote client to the event at another (median, p99), the initial
+/// load of 10,000 children over a stream against the embedded back end, and the resident bytes
+/// per listened location (client and server sides together).
+enum RemoteBackEndBenchmarks {
+  private static let latencyCase = "remote: write → value event at another remote client"
+  private static let loadCase = "remote: initial load of 10,000 children, remote vs embedded"
+  private static let memoryCase = "remote: resident bytes per listened location"
+
+  static func run(_ harness: BenchmarkHarness) {
+    guard [latencyCase, loadCase, memoryCase].contains(where: harness.includes) else { return }
+    do {
+      var configuration = DatabaseServer.Configuration(host: "127.0.0.1", port: 0)
+      configuration.rules = .open
+      let server = try DatabaseServer(configuration: configuration)
+      defer { server.stop() }
+      let url = URL(string: "http://127.0.0.1:\(server.port)")!
+      if harness.includes(memoryCase) { memory(harness, url: url) }
+      if harness.includes(latencyCase) { latency(harness, url: url) }
+      if harness.includes(loadCase) { try load(harness, url: url, database: server.database()) }
+    } catch {
+      print("remote: the benchmark failed: \(error)")
+    }
+  }
+
+  private static func manager(_ backEnd: DatasyncBackEnd) -> DatasyncManager {
+    WebcomApplication(configuration: WebcomConfiguration(identifier: "bench", backEnd: backEnd))
+      .datasyncService.createManager()
+  }
+
+  private static func waitOrFail(_ semaphore: DispatchSemaphore, _ what: String) {
+    guard semaphore.wait(timeout: .now() + 120) == .success else {
+      fatalError("benchmark timed out waiting for \(what)")
+    }
+  }
+
+  private static func latency(_ harness: BenchmarkHarness, url: URL) {
+    let writer = manager(.remote(url: url)).node(for: "latency/value")!
+    let reader = manager(.remote(url: url)).node(for: "latency/value")!
+    let queue = DispatchQueue(label: "bench.remote.latency")
+    let arrived = DispatchSemaphore(value: 0)
+    let expected = ExpectedValue()
+    let subscription = reader.subscribe(
+      to: .valueChange, stores: false, queue: queue,
+      onEvent: { event in
+        if let wanted = expected.value, event.value.asInt == wanted { arrived.signal() }
+      })
+    expected.value = 0
+    writer.set(0, queue: queue)
+    waitOrFail(arrived, "the first value")
+    var samples: [Double] = []
+    for sequence in 1...harness.scaled(300) {
+      expected.value = sequence
+      let sent = DispatchTime.now().uptimeNanoseconds
+      writer.set(sequence, queue: queue)
+      waitOrFail(arrived, "value \(sequence)")
+      samples.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1_000)
+    }
+    samples.sort()
+    let median = samples[samples.count / 2]
+    let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+    harness.report(
+      latencyCase + " (median / p99 over \(samples.count))",
+      String(format: "%.0f / %.0f µs", median, p99))
+    withExtendedLifetime(subscription) {}
+  }
+
+  private static func load(_ harness: BenchmarkHarness, url: URL, database: DatasyncDatabase)
+    throws
+  {
+    let children = Dictionary(
+      uniqueKeysWithValues: (0..<10_000).map { ("c\($0)", LoadedChild(n: $0, text: "child \($0)")) }
+    )
+    let seeded = DispatchSemaphore(value: 0)
+    let seeding = manager(.embedded(database))
+    seeding.node(for: "load")!.set(children, queue: .global()) { _ in seeded.signal() }
+    waitOrFail(seeded, "the seeded children")
+    var best: [Double] = [.infinity, .infinity]
+    for _ in 0..<3 {
+      for (index, backEnd) in [DatasyncBackEnd.remote(url: url), .embedded(database)].enumerated() {
+        let node = manager(backEnd).node(for: "load")!
+        let loaded = DispatchSemaphore(value: 0)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let subscription = node.subscribe(
+          to: .valueChange, stores: false, queue: DispatchQueue(label: "bench.remote.load"),
+          onEvent: { _ in loaded.signal() })
+        waitOrFail(loaded, "the initial load")
+        best[index] = min(best[index], Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        subscription?.cancel()
+      }
+    }
+    harness.report(loadCase + ": remote", value: best[0], unit: "ms")
+    harness.report(loadCase + ": embedded", value: best[1], unit: "ms")
+    harness.report(loadCase + ": ratio", String(format: "%12.1f x", best[0] / best[1]))
+  }
+
+  private static func memory(_ harness: BenchmarkHarness, url: URL) {
+    let count = harness.scaled(500)
+    let client = manager(.remote(url: url))
+    let queue = DispatchQueue(label: "bench.remote.memory")
+    let started = DispatchSemaphore(value: 0)
+    let before = HTTPServerBenchmarks.residentBytes()
+    var subscriptions: [DatasyncSubscription] = []
+    for index in 0..<count {
+      if let subscription = client.node(for: "memory/l\(index)")!.subscribe(
+        to: .valueChange, stores: false, queue: queue, onEvent: { _ in started.signal() })
+      {
+        subscriptions.append(subscription)
+      }
+    }
+    for index in 0..<count { waitOrFail(started, "listen \(index)") }
+    if let before, let after = HTTPServerBenchmarks.residentBytes() {
+      harness.report(
+        memoryCase + " (\(count) open; client and server in one process)",
+        value: Double(after - before) / Double(count), unit: "bytes")
+    }
+    withExtendedLifetime(subscriptions) {}
+  }
+}
+
+/// The value a benchmark waits for, set by the measuring thread and read by the event queue.
+private final class ExpectedValue: @unchecked Sendable {
+  /// Protects `stored`.
+  private let lock = NSLock()
+  private var stored: Int?
+
+  var value: Int? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
+
+/// A child of the initial load case.
+private struct LoadedChild: Encodable, Sendable {
+  let n: Int
+  let text: String
+}

@@ -1,0 +1,120 @@
+import DatasyncServer
+import Foundation
+import Testing
+
+@testable import Datasync
+
+/// Options for tests against a local server: short timeouts, and a reconnection that waits a
+/// few milliseconds (no test waits for a backoff).
+let fastRemoteOptions = RemoteOptions(
+  requestTimeout: 5, idleTimeout: 5,
+  reconnection: RemoteReconnectionPolicy(initialDelay: 0.01, maximumDelay: 0.05))
+
+/// A client of a test server over the remote back end.
+struct RemoteClient {
+  let application: WebcomApplication
+  let manager: DatasyncManager
+  let states = RemoteStateLog()
+  private let observation: DatasyncStateObservation
+
+  init(
+    _ name: String, server: TestDatabaseServer, namespace: String? = nil,
+    options: RemoteOptions = fastRemoteOptions
+  ) {
+    self.init(
+      name, url: URL(string: "http://127.0.0.1:\(server.port)")!, namespace: namespace,
+      options: options)
+  }
+
+  init(
+    _ name: String = "client", url: URL, namespace: String? = nil,
+    options: RemoteOptions = fastRemoteOptions
+  ) {
+    application = WebcomApplication(
+      configuration: WebcomConfiguration(
+        identifier: name, backEnd: .remote(url: url, namespace: namespace, options: options)))
+    manager = application.datasyncService.createManager()
+    let states = self.states
+    observation = manager.observeState(queue: DispatchQueue(label: "test.states.\(name)")) {
+      states.append($0)
+    }
+  }
+
+  func node(_ path: String) throws -> DatasyncNode {
+    try manager.nodeThrows(for: path)
+  }
+
+  /// Runs a callback-form operation and waits (bounded) for its callback.
+  @discardableResult
+  func wait<T: Sendable>(
+    timeout: TimeInterval = 10,
+    _ start: (DispatchQueue, @escaping @Sendable (WebcomResult<T>) -> Void) -> Void
+  ) throws -> T {
+    let result = RemoteLog<WebcomResult<T>>()
+    start(DispatchQueue(label: "test.result")) { result.append($0) }
+    guard let outcome = result.wait(count: 1, timeout: timeout).first else {
+      throw RemoteTestTimeout()
+    }
+    return try outcome.get()
+  }
+}
+
+/// A wait that ran out of time.
+struct RemoteTestTimeout: Error {}
+
+/// Values recorded from any thread, with bounded waits.
+final class RemoteLog<Value: Sendable>: @unchecked Sendable {
+  /// Protects `values`; signalled on each append.
+  private let condition = NSCondition()
+  private var values: [Value] = []
+
+  func append(_ value: Value) {
+    condition.withLock {
+      values.append(value)
+      condition.broadcast()
+    }
+  }
+
+  var all: [Value] { condition.withLock { values } }
+
+  /// Waits (at most `timeout` seconds) until `predicate` holds; returns the values.
+  @discardableResult
+  func wait(timeout: TimeInterval = 10, until predicate: ([Value]) -> Bool) -> [Value] {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    return condition.withLock {
+      while !predicate(values) && condition.wait(until: deadline) {}
+      return values
+    }
+  }
+
+  /// Waits until at least `count` values are recorded.
+  @discardableResult
+  func wait(count: Int, timeout: TimeInterval = 10) -> [Value] {
+    wait(timeout: timeout) { $0.count >= count }
+  }
+}
+
+/// The connection states a client went through.
+typealias RemoteStateLog = RemoteLog<DatasyncState>
+
+extension RemoteLog where Value == DatasyncState {
+  /// Waits until the last state is connected (or disconnected); whether it is.
+  @discardableResult
+  func wait(connected: Bool, timeout: TimeInterval = 10) -> Bool {
+    let states = wait(timeout: timeout) { ($0.last.map { $0 != .disconnected }) == connected }
+    return states.last.map { $0 != .disconnected } == connected
+  }
+
+  /// The number of times the client connected.
+  var connections: Int { all.count { $0 != .disconnected } }
+}
+
+/// A short description of an event: "+key json", "-key", "~key json", "=json".
+func describeRemote(_ event: DatasyncEvent) -> String {
+  switch event.eventType {
+  case .childAddition: "+\(event.key.value) \(event.value.json)"
+  case .childRemoval: "-\(event.key.value)"
+  case .childChange: "~\(event.key.value) \(event.value.json)"
+  default: "=\(event.value.json)"
+  }
+}
