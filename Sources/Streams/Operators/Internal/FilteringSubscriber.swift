@@ -70,10 +70,12 @@ extension FilterLogic where UpstreamFailure == Failure {
 ///
 /// Demand passes through to the upstream (scaled by the logic). A lock guards the lifecycle so
 /// that nothing is delivered after a cancel, a completion or a failure the operator raised itself;
-/// the logic and the downstream are called with the lock released.
+/// the logic and the downstream are called with the lock released. Its downstream reaches
+/// `request` and `cancel` through the handlers of ``HandlerSubscription``, specialised where the
+/// chain is built.
 @usableFromInline
-internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, OperatorNamed
+internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>:
+  HandlerSubscription, Subscriber
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
@@ -98,16 +100,26 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @exclusivity(unchecked) @usableFromInline var logic: Logic
   @usableFromInline let demandMultiplier: Int
 
-  /// The operator this subscription serves, for ``OperatorNamed``.
-  @usableFromInline let operatorName: String
+  /// The operator this subscription serves.
+  @usableFromInline let name: String
+
+  @usableFromInline
+  override var operatorName: String { name }
 
   @inlinable
   init(logic: Logic, downstream: Downstream, name: String) {
-    operatorName = name
+    self.name = name
     self.logic = logic
     self.downstream = downstream
     demandMultiplier = logic.demandMultiplier
     demandAhead = logic.demandAheadOfFirstRequest
+    super.init(
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: FilteringSubscriber.self).forward(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: FilteringSubscriber.self).stop()
+      })
   }
 
   @inlinable
@@ -175,8 +187,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     }
   }
 
+  /// Passes the downstream's demand to the upstream (scaled by the logic).
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  func forward(_ demand: Subscribers.Demand) {
     lock.lock()
     guard case .subscribed(let upstream) = status, demand > 0 else {
       lock.unlock()
@@ -188,8 +201,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     upstream.request(demand * demandMultiplier + ahead)
   }
 
+  /// The downstream cancelled: cancels the upstream and releases the downstream.
   @inlinable
-  func cancel() {
+  func stop() {
     lock.lock()
     guard case .subscribed(let upstream) = status else {
       lock.unlock()
