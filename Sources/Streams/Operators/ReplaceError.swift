@@ -42,6 +42,18 @@ extension Publishers {
   }
 }
 
+/// Where a ``ReplaceErrorSubscription`` stands. A type of its own rather than one nested in the
+/// generic class, so that releasing the subscription (in code not specialised for it) needs no
+/// run-time metadata for it.
+@usableFromInline
+internal enum ReplaceErrorStatus {
+  case awaitingSubscription
+  case subscribed(any Subscription)
+  case awaitingDemand
+  case delivering
+  case terminated
+}
+
 /// The subscriber and subscription of `replaceError(with:)`: values pass through, and a failure is
 /// replaced by a value followed by `.finished`.
 ///
@@ -57,15 +69,6 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = UpstreamFailure
 
-  @usableFromInline
-  enum Status {
-    case awaitingSubscription
-    case subscribed(any Subscription)
-    case awaitingDemand
-    case delivering
-    case terminated
-  }
-
   @usableFromInline let lock = StreamsLock()
   @usableFromInline let replacement: Downstream.Input
   // Protected by `lock`: the status, the downstream (released once terminated) and the
@@ -73,7 +76,7 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
   // runtime check costs two calls per access in the unspecialised code that runs when upstreams
   // call through `any Subscription`.
-  @exclusivity(unchecked) @usableFromInline var status = Status.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var status = ReplaceErrorStatus.awaitingSubscription
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
 

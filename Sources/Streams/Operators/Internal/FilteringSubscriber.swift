@@ -65,6 +65,16 @@ extension FilterLogic where UpstreamFailure == Failure {
   func failure(_ error: Failure) -> Failure { error }
 }
 
+/// Where a ``FilteringSubscriber`` stands with its upstream. A type of its own rather than one
+/// nested in the generic class, so that releasing a subscriber (in code not specialised for it)
+/// needs no run-time metadata for it.
+@usableFromInline
+internal enum FilteringStatus {
+  case awaitingSubscription
+  case subscribed(any Subscription)
+  case terminated
+}
+
 /// The subscriber and subscription of the stateful filtering operators (`tryMap`, `scan`,
 /// `prefix`, `removeDuplicates`, ...).
 ///
@@ -80,13 +90,6 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
 
-  @usableFromInline
-  enum Status {
-    case awaitingSubscription
-    case subscribed(any Subscription)
-    case terminated
-  }
-
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the lifecycle status (with the upstream subscription), the downstream,
   // released once terminated, and the demand still to add to the first request. `logic` is only
@@ -94,7 +97,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   // They are `@exclusivity(unchecked)`: the lock (or the upstream's serialisation, for `logic`)
   // already makes each access exclusive, and the runtime check costs two calls per access in the
   // unspecialised code that runs when upstreams call through `any Subscription`.
-  @exclusivity(unchecked) @usableFromInline var status = Status.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var status = FilteringStatus.awaitingSubscription
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @exclusivity(unchecked) @usableFromInline var demandAhead: Int
   @exclusivity(unchecked) @usableFromInline var logic: Logic
