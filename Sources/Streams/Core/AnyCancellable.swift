@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A type-erased cancellable that cancels when it is deinitialised.
 ///
 /// Keep the `AnyCancellable` returned by `sink` (for example with `store(in:)`) for as long as
@@ -8,8 +10,11 @@
 /// subject.sink { print($0) }.store(in: &cancellables)
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-  private let lock = StreamsLock()
-  // Protected by `lock`: what to cancel, nil once cancelled.
+  // `isCancelled` admits one caller of `cancel()`: only that caller (or `deinit`, which runs after
+  // every other access) reads and clears `target`. An atomic flag rather than a lock saves
+  // allocating a lock for every subscription.
+  private let isCancelled = Atomic<Bool>(false)
+  // What to cancel; touched only by the caller `isCancelled` admitted, or by `deinit`.
   private var target: Target?
 
   /// What an `AnyCancellable` cancels: a wrapped cancellable is kept as itself rather than as a
@@ -37,14 +42,15 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   }
 
   deinit {
-    target?.cancel()
+    if !isCancelled.load(ordering: .acquiring) {
+      target?.cancel()
+    }
   }
 
   public func cancel() {
-    lock.lock()
+    guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let target = self.target
     self.target = nil
-    lock.unlock()
     target?.cancel()
   }
 

@@ -5,14 +5,20 @@
 @usableFromInline
 package struct DeferredEffects {
   @usableFromInline
-  var requests: [(any Subscription, Subscribers.Demand)] = []
+  var requests: [(any Subscription, Subscribers.Demand)]
   @usableFromInline
-  var cancels: [any Subscription] = []
+  var cancels: [any Subscription]
   @usableFromInline
-  var actions: [() -> Void] = []
+  var actions: [() -> Void]
 
+  // Assigned here rather than by property initialisers, which are not inlinable: the empty
+  // effects of every delivered value would otherwise cost three calls.
   @inlinable
-  package init() {}
+  package init() {
+    requests = []
+    cancels = []
+    actions = []
+  }
 
   @inlinable
   var isEmpty: Bool { requests.isEmpty && cancels.isEmpty && actions.isEmpty }

@@ -5,10 +5,11 @@
 /// A subclass reacts to its upstreams by changing its state and `delivery` under `lock`, then
 /// sends values with ``DeliveringSubscription/sendAndUnlock(_:effects:)`` or queues its completion
 /// with ``DeliveringSubscription/finishAndUnlock(_:effects:)``; the hooks below tell it about the
-/// downstream's demand and cancellation.
+/// downstream's demand and cancellation. The downstream reaches `request` and `cancel` through the
+/// handlers of ``HandlerSubscription``, specialised where the chain is built.
 @usableFromInline
-internal class StatefulOperatorSubscription<Downstream: Subscriber>: Subscription,
-  DeliveringSubscription, OperatorNamed
+internal class StatefulOperatorSubscription<Downstream: Subscriber>: HandlerSubscription,
+  DeliveringSubscription
 {
   // `lock` guards `delivery` and every subclass's mutable state.
   @usableFromInline
@@ -19,11 +20,18 @@ internal class StatefulOperatorSubscription<Downstream: Subscriber>: Subscriptio
   @inlinable
   init(downstream: Downstream) {
     delivery = DeliveryState(downstream: downstream)
+    super.init(
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: StatefulOperatorSubscription.self).add(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: StatefulOperatorSubscription.self).stop()
+      })
   }
 
   /// The operator's name; each subclass gives its own.
   @usableFromInline
-  var operatorName: String { "Operator" }
+  override var operatorName: String { "Operator" }
 
   /// Downstream demand grew by `added` (already added to `delivery.demand`). Lock held.
   @inlinable
@@ -58,8 +66,9 @@ internal class StatefulOperatorSubscription<Downstream: Subscriber>: Subscriptio
     startDelivery()
   }
 
+  /// Adds the downstream's demand, tells the subclass, then delivers what it allows.
   @inlinable
-  final func request(_ demand: Subscribers.Demand) {
+  final func add(_ demand: Subscribers.Demand) {
     guard demand > 0 else { return }
     lock.lock()
     guard !delivery.isClosed else {
@@ -74,8 +83,9 @@ internal class StatefulOperatorSubscription<Downstream: Subscriber>: Subscriptio
     drain()
   }
 
+  /// The downstream cancelled: closes the delivery and lets the subclass cancel what it holds.
   @inlinable
-  final func cancel() {
+  final func stop() {
     lock.lock()
     guard let closed = delivery.close() else {
       lock.unlock()

@@ -42,27 +42,32 @@ extension Publishers {
   }
 }
 
+/// Where a ``ReplaceErrorSubscription`` stands. A type of its own rather than one nested in the
+/// generic class, so that releasing the subscription (in code not specialised for it) needs no
+/// run-time metadata for it.
+@usableFromInline
+internal enum ReplaceErrorStatus {
+  case awaitingSubscription
+  case subscribed(any Subscription)
+  case awaitingDemand
+  case delivering
+  case terminated
+}
+
 /// The subscriber and subscription of `replaceError(with:)`: values pass through, and a failure is
 /// replaced by a value followed by `.finished`.
 ///
 /// It counts the downstream's outstanding demand so that the replacement value is delivered only
 /// when demanded: if the downstream has none when the upstream fails, the replacement waits for
-/// the next request. The lock guards state only and is released before calling out.
+/// the next request. The lock guards state only and is released before calling out. Its
+/// downstream reaches `request` and `cancel` through the handlers of ``HandlerSubscription``,
+/// specialised where the chain is built.
 @usableFromInline
 internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, Subscription, OperatorNamed
+  HandlerSubscription, Subscriber
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = UpstreamFailure
-
-  @usableFromInline
-  enum Status {
-    case awaitingSubscription
-    case subscribed(any Subscription)
-    case awaitingDemand
-    case delivering
-    case terminated
-  }
 
   @usableFromInline let lock = StreamsLock()
   @usableFromInline let replacement: Downstream.Input
@@ -71,17 +76,24 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
   // runtime check costs two calls per access in the unspecialised code that runs when upstreams
   // call through `any Subscription`.
-  @exclusivity(unchecked) @usableFromInline var status = Status.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var status = ReplaceErrorStatus.awaitingSubscription
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
 
   @usableFromInline
-  var operatorName: String { "ReplaceError" }
+  override var operatorName: String { "ReplaceError" }
 
   @inlinable
   init(downstream: Downstream, replacement: Downstream.Input) {
     self.downstream = downstream
     self.replacement = replacement
+    super.init(
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: ReplaceErrorSubscription.self).add(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: ReplaceErrorSubscription.self).stop()
+      })
   }
 
   @inlinable
@@ -160,8 +172,9 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
     downstream.receive(completion: .finished)
   }
 
+  /// Adds the downstream's demand: passes it upstream, or delivers the replacement waiting for it.
   @inlinable
-  func request(_ more: Subscribers.Demand) {
+  func add(_ more: Subscribers.Demand) {
     guard more > 0 else { return }
     lock.lock()
     switch status {
@@ -181,8 +194,9 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
     }
   }
 
+  /// The downstream cancelled: cancels the upstream and releases the downstream.
   @inlinable
-  func cancel() {
+  func stop() {
     lock.lock()
     let upstream: (any Subscription)?
     switch status {

@@ -88,11 +88,5 @@ internal final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked 
 }
 
 extension ReplaySubject: SubjectConduitOwner {
-  func detach(_ conduit: ObjectIdentifier) {
-    core.detach(conduit)
-  }
-
-  func downstreamDidDemand() {}
-
   func currentValue() -> (value: Output, sequence: UInt64)? { nil }
 }

@@ -84,16 +84,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
 extension CurrentValueSubject: SubjectConduitOwner {
   @usableFromInline
-  func detach(_ conduit: ObjectIdentifier) {
-    core.detach(conduit)
-  }
-
-  @usableFromInline
-  func downstreamDidDemand() {
-    core.downstreamDidDemand()
-  }
-
-  @usableFromInline
   func currentValue() -> (value: Output, sequence: UInt64)? {
     core.withLock { (current, currentSequence) }
   }

@@ -50,15 +50,5 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
 extension PassthroughSubject: SubjectConduitOwner {
   @usableFromInline
-  func detach(_ conduit: ObjectIdentifier) {
-    core.detach(conduit)
-  }
-
-  @usableFromInline
-  func downstreamDidDemand() {
-    core.downstreamDidDemand()
-  }
-
-  @usableFromInline
   func currentValue() -> (value: Output, sequence: UInt64)? { nil }
 }

@@ -115,7 +115,8 @@ internal final class SubjectCore<Output, Failure: Error> {
     _ subscriber: S, owner: any SubjectConduitOwner<Output>, kind: SubjectKind,
     replayed: () -> [Output] = { [] }
   ) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectSubscription(downstream: subscriber, owner: owner, kind: kind)
+    let conduit = SubjectSubscription(
+      downstream: subscriber, owner: owner, core: self, kind: kind)
     lock.lock()
     let completion = self.completion
     if kind == .replay {

@@ -33,13 +33,20 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   @exclusivity(unchecked) @usableFromInline var replayedSequence: UInt64 = 0
   /// The subject, until the subscription ends.
   @exclusivity(unchecked) @usableFromInline var owner: (any SubjectConduitOwner<Output>)?
+  /// The subject's core, until the subscription ends. Detaching and signalling demand go to it
+  /// directly rather than through `owner`, so that they run code specialised for the subject.
+  @exclusivity(unchecked) @usableFromInline var core: SubjectCore<Output, Failure>?
 
   @inlinable
-  init(downstream: Downstream, owner: any SubjectConduitOwner<Output>, kind: SubjectKind) {
+  init(
+    downstream: Downstream, owner: any SubjectConduitOwner<Output>,
+    core: SubjectCore<Output, Failure>, kind: SubjectKind
+  ) {
     delivery = DeliveryState(downstream: downstream)
     // Deliveries wait until the subscriber has its subscription.
     delivery.isDelivering = true
     self.owner = owner
+    self.core = core
     self.kind = kind
     super.init(
       offer: { conduit, value, sequence in
@@ -66,6 +73,7 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     if let completion {
       delivery.finish(completion)
       owner = nil
+      core = nil
     }
     lock.unlock()
   }
@@ -108,12 +116,15 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   func complete(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
     owner = nil
+    let core = self.core
+    self.core = nil
     if kind == .replay {
       delivery.finish(completion)
     } else {
       delivery.finishAfterWaitingValues(completion)
     }
     lock.unlock()
+    withExtendedLifetime(core) {}
     drain()
   }
 
@@ -129,7 +140,7 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
       return
     }
     delivery.demand += newDemand
-    let signalled = hasRequested ? nil : owner
+    let signalled = hasRequested ? nil : core
     var replay: Output?
     if !hasRequested {
       hasRequested = true
@@ -163,10 +174,12 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   func stop() {
     lock.lock()
     let owner = self.owner
+    let core = self.core
     self.owner = nil
+    self.core = nil
     let closed = delivery.close()
     lock.unlock()
-    owner?.detach(ObjectIdentifier(self))
-    withExtendedLifetime(closed) {}
+    core?.detach(ObjectIdentifier(self))
+    withExtendedLifetime((owner, closed)) {}
   }
 }

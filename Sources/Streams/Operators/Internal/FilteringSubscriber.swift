@@ -65,25 +65,30 @@ extension FilterLogic where UpstreamFailure == Failure {
   func failure(_ error: Failure) -> Failure { error }
 }
 
+/// Where a ``FilteringSubscriber`` stands with its upstream. A type of its own rather than one
+/// nested in the generic class, so that releasing a subscriber (in code not specialised for it)
+/// needs no run-time metadata for it.
+@usableFromInline
+internal enum FilteringStatus {
+  case awaitingSubscription
+  case subscribed(any Subscription)
+  case terminated
+}
+
 /// The subscriber and subscription of the stateful filtering operators (`tryMap`, `scan`,
 /// `prefix`, `removeDuplicates`, ...).
 ///
 /// Demand passes through to the upstream (scaled by the logic). A lock guards the lifecycle so
 /// that nothing is delivered after a cancel, a completion or a failure the operator raised itself;
-/// the logic and the downstream are called with the lock released.
+/// the logic and the downstream are called with the lock released. Its downstream reaches
+/// `request` and `cancel` through the handlers of ``HandlerSubscription``, specialised where the
+/// chain is built.
 @usableFromInline
-internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>: Subscriber,
-  Subscription, OperatorNamed
+internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>:
+  HandlerSubscription, Subscriber
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
-
-  @usableFromInline
-  enum Status {
-    case awaitingSubscription
-    case subscribed(any Subscription)
-    case terminated
-  }
 
   @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the lifecycle status (with the upstream subscription), the downstream,
@@ -92,22 +97,32 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   // They are `@exclusivity(unchecked)`: the lock (or the upstream's serialisation, for `logic`)
   // already makes each access exclusive, and the runtime check costs two calls per access in the
   // unspecialised code that runs when upstreams call through `any Subscription`.
-  @exclusivity(unchecked) @usableFromInline var status = Status.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var status = FilteringStatus.awaitingSubscription
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @exclusivity(unchecked) @usableFromInline var demandAhead: Int
   @exclusivity(unchecked) @usableFromInline var logic: Logic
   @usableFromInline let demandMultiplier: Int
 
-  /// The operator this subscription serves, for ``OperatorNamed``.
-  @usableFromInline let operatorName: String
+  /// The operator this subscription serves.
+  @usableFromInline let name: String
+
+  @usableFromInline
+  override var operatorName: String { name }
 
   @inlinable
   init(logic: Logic, downstream: Downstream, name: String) {
-    operatorName = name
+    self.name = name
     self.logic = logic
     self.downstream = downstream
     demandMultiplier = logic.demandMultiplier
     demandAhead = logic.demandAheadOfFirstRequest
+    super.init(
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: FilteringSubscriber.self).forward(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: FilteringSubscriber.self).stop()
+      })
   }
 
   @inlinable
@@ -175,8 +190,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     }
   }
 
+  /// Passes the downstream's demand to the upstream (scaled by the logic).
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  func forward(_ demand: Subscribers.Demand) {
     lock.lock()
     guard case .subscribed(let upstream) = status, demand > 0 else {
       lock.unlock()
@@ -188,8 +204,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     upstream.request(demand * demandMultiplier + ahead)
   }
 
+  /// The downstream cancelled: cancels the upstream and releases the downstream.
   @inlinable
-  func cancel() {
+  func stop() {
     lock.lock()
     guard case .subscribed(let upstream) = status else {
       lock.unlock()

@@ -27,10 +27,12 @@ internal struct EventHooks<Output, Failure: Error> {
 /// hooks and passes it on unchanged.
 ///
 /// Values take no lock; the lock guards only the upstream subscription, so that a cancel is
-/// reported and forwarded once. Hooks run with the lock released.
+/// reported and forwarded once. Hooks run with the lock released. Its downstream reaches
+/// `request` and `cancel` through the handlers of ``HandlerSubscription``, specialised where the
+/// chain is built.
 @usableFromInline
-internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Subscription,
-  OperatorNamed
+internal final class ObservingSubscriber<Downstream: Subscriber>: HandlerSubscription,
+  Subscriber
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
@@ -46,15 +48,25 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Su
   @exclusivity(unchecked) @usableFromInline var hasSubscription = false
 
   /// The operator served: `"HandleEvents"`, `"Print"` or `"Breakpoint"`.
-  @usableFromInline let operatorName: String
+  @usableFromInline let name: String
+
+  @usableFromInline
+  override var operatorName: String { name }
 
   @inlinable
   init(
     downstream: Downstream, hooks: EventHooks<Downstream.Input, Downstream.Failure>, name: String
   ) {
-    operatorName = name
+    self.name = name
     self.downstream = downstream
     self.hooks = hooks
+    super.init(
+      request: { subscription, demand in
+        unsafeDowncast(subscription, to: ObservingSubscriber.self).forward(demand)
+      },
+      cancel: { subscription in
+        unsafeDowncast(subscription, to: ObservingSubscriber.self).stop()
+      })
   }
 
   @inlinable
@@ -93,8 +105,9 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Su
     downstream.receive(completion: completion)
   }
 
+  /// Reports the downstream's demand and passes it to the upstream.
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  func forward(_ demand: Subscribers.Demand) {
     lock.lock()
     let upstream = self.upstream
     lock.unlock()
@@ -103,8 +116,9 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: Subscriber, Su
     upstream.request(demand)
   }
 
+  /// Reports the downstream's cancel and cancels the upstream, once.
   @inlinable
-  func cancel() {
+  func stop() {
     lock.lock()
     let upstream = self.upstream
     self.upstream = nil
