@@ -46,7 +46,7 @@ import Foundation
 /// the identity ``tokenIdentity(for:)``; the rules of the server still see the real identity.
 final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   /// One listened location's stream.
-  private final class Stream {
+  final class Stream {
     let location: DatasyncPath
     let number: UInt64
     var task: URLSessionDataTask?
@@ -64,7 +64,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   }
 
   /// The request at the head of the pipeline, once sent.
-  private struct InFlight {
+  struct InFlight {
     let task: URLSessionDataTask?
     var status = 0
     var body: [UInt8] = []
@@ -79,7 +79,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     var coveringStreamStarted = false
   }
 
-  private enum Phase {
+  enum Phase {
     /// Not connected, and not trying to.
     case idle
     /// Checking that the server answers.
@@ -89,33 +89,33 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     case connected
   }
 
-  private let endpoint: RemoteEndpoint
+  let endpoint: RemoteEndpoint
   /// Why the URL cannot be used (the connection then never connects), nil when it can.
   private let endpointError: WebcomError?
-  private let options: RemoteOptions
+  let options: RemoteOptions
   private let queue: DispatchQueue
-  private let transport: RemoteTransport
+  let transport: RemoteTransport
   /// Protects `receiver`.
   private let lock = NSLock()
   private var receiver: (@Sendable (BackEndMessage) -> Void)?
-  /// Everything below is touched only on `queue`.
+  /// Everything below is touched only on `queue` (in this file and its extensions).
   private var wantsConnection = false
   private var isClosed = false
-  private var phase = Phase.idle
+  var phase = Phase.idle
   /// Changes at each attempt and each loss, so that the callbacks of an older attempt do nothing.
   private var attempt = 0
   /// The failed attempts since the last successful exchange.
-  private var failures = 0
-  private var streams: [DatasyncPath: Stream] = [:]
-  private var streamCount: UInt64 = 0
-  private var pipeline: [ClientRequest] = []
-  private var inFlight: InFlight?
+  var failures = 0
+  var streams: [DatasyncPath: Stream] = [:]
+  var streamCount: UInt64 = 0
+  var pipeline: [ClientRequest] = []
+  var inFlight: InFlight?
   /// The number of requests sent, to tell whether the one in flight is still a given one.
-  private var requestCount: UInt64 = 0
+  var requestCount: UInt64 = 0
   /// Answers that arrived while disconnected, delivered after the next `connected`.
   private var deferredAnswers: [BackEndMessage] = []
   /// The token the back end last accepted.
-  private var token: String?
+  var token: String?
   private var idleTimer: DispatchSourceTimer?
   private var reconnectionTimer: DispatchWorkItem?
   /// The response head of the check in progress.
@@ -227,7 +227,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
 
   /// Cancels a task that has not completed `timeout` seconds from now, if `isPending` still
   /// holds then (its completion then reports the cancellation as a failure).
-  private func cancel(
+  func cancel(
     _ task: URLSessionDataTask?, after timeout: TimeInterval,
     if isPending: @escaping @Sendable () -> Bool
   ) {
@@ -275,7 +275,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
 
   /// The connection is lost: the client is told, the streams close, and a new check follows
   /// after the backoff.
-  private func loseConnection() {
+  func loseConnection() {
     guard phase == .connected else { return }
     disconnect(reconnecting: true)
   }
@@ -325,313 +325,17 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
-  private func deliver(_ message: BackEndMessage) {
+  func deliver(_ message: BackEndMessage) {
     guard let receiver = lock.withLock({ receiver }) else { return }
     receiver(message)
   }
 
   /// Delivers an answer now when connected, else after the next `connected`.
-  private func deliverAnswer(_ message: BackEndMessage) {
+  func deliverAnswer(_ message: BackEndMessage) {
     if phase == .connected {
       deliver(message)
     } else {
       deferredAnswers.append(message)
-    }
-  }
-
-  // MARK: Streams
-
-  private func openStream(at location: DatasyncPath) {
-    closeStream(at: location)
-    streamCount += 1
-    let number = streamCount
-    let stream = Stream(location: location, number: number)
-    streams[location] = stream
-    var request = URLRequest(
-      url: endpoint.url(for: location, token: token),
-      timeoutInterval: options.idleTimeout)
-    request.httpMethod = "GET"
-    request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-    stream.task = transport.start(
-      request,
-      handlers: RemoteTransport.Handlers(
-        response: { [weak self] response in
-          guard let self, let stream = self.stream(at: location, number: number) else { return }
-          stream.status = response.statusCode
-          stream.lastActivity = .now()
-          let type = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
-          if stream.status == 200 && !type.lowercased().hasPrefix("text/event-stream") {
-            notAStream(stream, type: type)
-          }
-        },
-        data: { [weak self] data in
-          guard let self, let stream = self.stream(at: location, number: number) else { return }
-          receive(data, on: stream)
-        },
-        completion: { [weak self] _ in
-          guard let self, let stream = self.stream(at: location, number: number) else { return }
-          streamEnded(stream)
-        }))
-  }
-
-  /// The stream at a location if it is still the one numbered `number`.
-  private func stream(at location: DatasyncPath, number: UInt64) -> Stream? {
-    guard let stream = streams[location], stream.number == number else { return nil }
-    return stream
-  }
-
-  private func closeStream(at location: DatasyncPath) {
-    streams.removeValue(forKey: location)?.task?.cancel()
-  }
-
-  private func receive(_ data: Data, on stream: Stream) {
-    stream.lastActivity = .now()
-    guard stream.status == 200 else {
-      if stream.errorBody.count < 4096 { stream.errorBody += data.prefix(4096) }
-      return
-    }
-    let events: [ServerSentEvent]
-    do {
-      events = try stream.parser.parse(data)
-    } catch {
-      return loseConnection()
-    }
-    for event in events {
-      guard streams[stream.location] === stream else { return }
-      let decoded: RemoteStreamEvent
-      do {
-        decoded = try RemoteStreamEvent(event, at: stream.location)
-      } catch {
-        return loseConnection()
-      }
-      handle(decoded, on: stream)
-    }
-  }
-
-  private func handle(_ event: RemoteStreamEvent, on stream: Stream) {
-    switch event {
-    case .keepAlive:
-      break
-    case .put(let path, let value) where !stream.hasStarted:
-      guard path == stream.location else { return loseConnection() }
-      stream.hasStarted = true
-      failures = 0
-      if let write = inFlightWrite, covers(stream.location, write),
-        Self.value(value, at: stream.location, includes: write)
-      {
-        inFlight?.coveringStreamStarted = true
-      }
-      deliver(.listenData(path, value))
-    case .put, .patch:
-      guard stream.hasStarted else { return loseConnection() }
-      let operation: WriteOperation
-      switch event {
-      case .put(let path, let value): operation = .set(path, value)
-      case .patch(let path, let entries): operation = .merge(path, entries)
-      default: return
-      }
-      if let write = inFlightWrite, Self.overlaps(operation.path, write.path) {
-        inFlight?.announced.append((stream.location, operation))
-      }
-      deliver(.changed(operation))
-    case .cancel(let reason):
-      closeStream(at: stream.location)
-      deliver(
-        .revoked(
-          stream.location,
-          WebcomError(
-            .permissionDenied,
-            "the server stopped sending \(stream.location.string): \(reason)")))
-    case .authenticationRevoked:
-      token = nil
-      deliver(.authenticationChanged(nil))
-      loseConnection()
-    }
-  }
-
-  /// Revokes the listen of a stream the server answered with something else than an event
-  /// stream (a server that ignores `Accept: text/event-stream` answers with the value once):
-  /// listening there cannot work.
-  private func notAStream(_ stream: Stream, type: String) {
-    closeStream(at: stream.location)
-    deliver(
-      .revoked(
-        stream.location,
-        WebcomError(
-          .decodingFailed,
-          "the server answered the streaming read of \(stream.location.string) with \(type), "
-            + "not text/event-stream: it does not speak the streaming protocol")))
-  }
-
-  private func streamEnded(_ stream: Stream) {
-    streams[stream.location] = nil
-    switch stream.status {
-    case 200, 0, 500...:
-      loseConnection()
-    default:
-      let code = RemoteAnswer.code(of: stream.status)
-      deliver(
-        .revoked(
-          stream.location,
-          WebcomError(
-            code,
-            "the server refused to stream \(stream.location.string) (HTTP \(stream.status)"
-              + "\(RemoteAnswer.reason(in: stream.errorBody)))")))
-    }
-  }
-
-  // MARK: Requests
-
-  /// The write in flight, if the request in flight is one.
-  private var inFlightWrite: WriteOperation? {
-    guard inFlight != nil, case .write(_, let operation)? = pipeline.first else { return nil }
-    return operation
-  }
-
-  /// Whether a stream at `location` announces (part of) a write.
-  private func covers(_ location: DatasyncPath, _ write: WriteOperation) -> Bool {
-    Self.overlaps(location, write.path)
-  }
-
-  private static func overlaps(_ lhs: DatasyncPath, _ rhs: DatasyncPath) -> Bool {
-    lhs.isAncestorOrSelf(of: rhs) || rhs.isAncestor(of: lhs)
-  }
-
-  /// Sends the request at the head of the pipeline, when connected and none is in flight.
-  private func sendNextRequest() {
-    while phase == .connected, inFlight == nil, let request = pipeline.first {
-      if case .signOut(let identifier) = request {
-        pipeline.removeFirst()
-        changeToken(to: nil)
-        deliver(.acknowledged(identifier, announced: nil))
-        continue
-      }
-      guard let http = RemoteRequest(request) else {
-        pipeline.removeFirst()
-        let url = endpoint.base.absoluteString
-        let error =
-          RemoteRequest.unsupportedError(request, url: url)
-          ?? WebcomError(.internalError, "the remote back end cannot send this request")
-        if let identifier = request.identifier {
-          deliver(.rejected(identifier, error, current: nil))
-        }
-        continue
-      }
-      let requestToken: String?
-      if case .authenticate(_, let candidate) = request {
-        requestToken = candidate
-      } else {
-        requestToken = token
-      }
-      let urlRequest = http.urlRequest(
-        endpoint: endpoint, token: requestToken, timeout: options.requestTimeout)
-      inFlight = InFlight(task: nil)
-      let task = transport.start(
-        urlRequest,
-        handlers: RemoteTransport.Handlers(
-          response: { [weak self] response in self?.inFlight?.status = response.statusCode },
-          data: { [weak self] data in self?.inFlight?.body += data },
-          completion: { [weak self] error in self?.requestCompleted(error: error) }))
-      inFlight = InFlight(task: task)
-      requestCount += 1
-      let number = requestCount
-      cancel(task, after: options.requestTimeout) { [weak self] in
-        self?.requestCount == number && self?.inFlight != nil
-      }
-    }
-  }
-
-  /// Sends `token` from now on; the open streams start again with it, so that the server checks
-  /// them as the new identity (their fresh data raises only what differs).
-  private func changeToken(to token: String?) {
-    guard token != self.token else { return }
-    self.token = token
-    guard phase == .connected else { return }
-    for location in streams.keys.sorted(by: { $0.string < $1.string }) {
-      openStream(at: location)
-    }
-  }
-
-  private func requestCompleted(error: (any Error)?) {
-    guard let finished = inFlight, let request = pipeline.first else { return }
-    inFlight = nil
-    if finished.isAbandoned {
-      pipeline.removeFirst()
-      return sendNextRequest()
-    }
-    guard error == nil, finished.status != 0 else {
-      loseConnection()
-      return
-    }
-    let url = endpoint.base.absoluteString
-    switch RemoteAnswer(request, status: finished.status, body: finished.body, url: url) {
-    case .unavailable:
-      loseConnection()
-      return
-    case .message(let message):
-      pipeline.removeFirst()
-      failures = 0
-      if case .authenticated = message, case .authenticate(_, let accepted) = request {
-        changeToken(to: accepted)
-      }
-      deliverAnswer(acknowledgement(message, finished))
-    }
-    sendNextRequest()
-  }
-
-  /// The acknowledgement of a write as the client must receive it (see the type's
-  /// documentation); other messages unchanged.
-  private func acknowledgement(_ message: BackEndMessage, _ finished: InFlight) -> BackEndMessage {
-    guard phase == .connected, case .acknowledged(let identifier, let announced?) = message
-    else { return message }
-    let covering = streams.values.filter { $0.hasStarted && covers($0.location, announced) }
-    guard !covering.isEmpty else { return message }
-    let written: JSONValue
-    if case .set(_, let value) = announced { written = value } else { written = .null }
-    if finished.coveringStreamStarted {
-      return .acknowledgedAsChanged(identifier, written: written)
-    }
-    let after = announced.applyingOptimistically(to: .null)
-    for stream in covering {
-      let expected = announced.messages(to: [stream.location], in: after)
-      for case .changed(let operation) in expected
-      where finished.announced.contains(where: {
-        $0.location == stream.location && Self.same($0.operation, operation)
-      }) {
-        return .acknowledgedAsChanged(identifier, written: written)
-      }
-    }
-    return message
-  }
-
-  /// Whether a location's value already holds what a write writes inside it (false for an
-  /// increment, whose result is unknown until its answer).
-  private static func value(
-    _ value: JSONValue, at location: DatasyncPath, includes write: WriteOperation
-  ) -> Bool {
-    let tree = JSONValue.null.setting(value, at: location.keys)
-    let written: JSONValue
-    switch write {
-    case .increment:
-      return false
-    case .compareAndSet(let path, _, let newValue):
-      written = WriteOperation.set(path, newValue).applyingOptimistically(to: tree)
-    default:
-      written = write.applyingOptimistically(to: tree)
-    }
-    return written.value(at: location.keys) == value
-  }
-
-  /// Whether two writes write the same data at the same place.
-  private static func same(_ lhs: WriteOperation, _ rhs: WriteOperation) -> Bool {
-    switch (lhs, rhs) {
-    case (.set(let path, let value), .set(let otherPath, let otherValue)):
-      return path == otherPath && value == otherValue
-    case (.merge(let path, let entries), .merge(let otherPath, let otherEntries)):
-      return path == otherPath && entries.count == otherEntries.count
-        && zip(entries, otherEntries).allSatisfy { $0.keys == $1.keys && $0.value == $1.value }
-    default:
-      return false
     }
   }
 }

@@ -1,0 +1,162 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension RemoteConnection {
+  // MARK: Requests
+
+  /// The write in flight, if the request in flight is one.
+  var inFlightWrite: WriteOperation? {
+    guard inFlight != nil, case .write(_, let operation)? = pipeline.first else { return nil }
+    return operation
+  }
+
+  /// Whether a stream at `location` announces (part of) a write.
+  func covers(_ location: DatasyncPath, _ write: WriteOperation) -> Bool {
+    Self.overlaps(location, write.path)
+  }
+
+  static func overlaps(_ lhs: DatasyncPath, _ rhs: DatasyncPath) -> Bool {
+    lhs.isAncestorOrSelf(of: rhs) || rhs.isAncestor(of: lhs)
+  }
+
+  /// Sends the request at the head of the pipeline, when connected and none is in flight.
+  func sendNextRequest() {
+    while phase == .connected, inFlight == nil, let request = pipeline.first {
+      if case .signOut(let identifier) = request {
+        pipeline.removeFirst()
+        changeToken(to: nil)
+        deliver(.acknowledged(identifier, announced: nil))
+        continue
+      }
+      guard let http = RemoteRequest(request) else {
+        pipeline.removeFirst()
+        let url = endpoint.base.absoluteString
+        let error =
+          RemoteRequest.unsupportedError(request, url: url)
+          ?? WebcomError(.internalError, "the remote back end cannot send this request")
+        if let identifier = request.identifier {
+          deliver(.rejected(identifier, error, current: nil))
+        }
+        continue
+      }
+      let requestToken: String?
+      if case .authenticate(_, let candidate) = request {
+        requestToken = candidate
+      } else {
+        requestToken = token
+      }
+      let urlRequest = http.urlRequest(
+        endpoint: endpoint, token: requestToken, timeout: options.requestTimeout)
+      inFlight = InFlight(task: nil)
+      let task = transport.start(
+        urlRequest,
+        handlers: RemoteTransport.Handlers(
+          response: { [weak self] response in self?.inFlight?.status = response.statusCode },
+          data: { [weak self] data in self?.inFlight?.body += data },
+          completion: { [weak self] error in self?.requestCompleted(error: error) }))
+      inFlight = InFlight(task: task)
+      requestCount += 1
+      let number = requestCount
+      cancel(task, after: options.requestTimeout) { [weak self] in
+        self?.requestCount == number && self?.inFlight != nil
+      }
+    }
+  }
+
+  /// Sends `token` from now on; the open streams start again with it, so that the server checks
+  /// them as the new identity (their fresh data raises only what differs).
+  private func changeToken(to token: String?) {
+    guard token != self.token else { return }
+    self.token = token
+    guard phase == .connected else { return }
+    for location in streams.keys.sorted(by: { $0.string < $1.string }) {
+      openStream(at: location)
+    }
+  }
+
+  private func requestCompleted(error: (any Error)?) {
+    guard let finished = inFlight, let request = pipeline.first else { return }
+    inFlight = nil
+    if finished.isAbandoned {
+      pipeline.removeFirst()
+      return sendNextRequest()
+    }
+    guard error == nil, finished.status != 0 else {
+      loseConnection()
+      return
+    }
+    let url = endpoint.base.absoluteString
+    switch RemoteAnswer(request, status: finished.status, body: finished.body, url: url) {
+    case .unavailable:
+      loseConnection()
+      return
+    case .message(let message):
+      pipeline.removeFirst()
+      failures = 0
+      if case .authenticated = message, case .authenticate(_, let accepted) = request {
+        changeToken(to: accepted)
+      }
+      deliverAnswer(acknowledgement(message, finished))
+    }
+    sendNextRequest()
+  }
+
+  /// The acknowledgement of a write as the client must receive it (see the type's
+  /// documentation); other messages unchanged.
+  private func acknowledgement(_ message: BackEndMessage, _ finished: InFlight) -> BackEndMessage {
+    guard phase == .connected, case .acknowledged(let identifier, let announced?) = message
+    else { return message }
+    let covering = streams.values.filter { $0.hasStarted && covers($0.location, announced) }
+    guard !covering.isEmpty else { return message }
+    let written: JSONValue
+    if case .set(_, let value) = announced { written = value } else { written = .null }
+    if finished.coveringStreamStarted {
+      return .acknowledgedAsChanged(identifier, written: written)
+    }
+    let after = announced.applyingOptimistically(to: .null)
+    for stream in covering {
+      let expected = announced.messages(to: [stream.location], in: after)
+      for case .changed(let operation) in expected
+      where finished.announced.contains(where: {
+        $0.location == stream.location && Self.same($0.operation, operation)
+      }) {
+        return .acknowledgedAsChanged(identifier, written: written)
+      }
+    }
+    return message
+  }
+
+  /// Whether a location's value already holds what a write writes inside it (false for an
+  /// increment, whose result is unknown until its answer).
+  static func value(
+    _ value: JSONValue, at location: DatasyncPath, includes write: WriteOperation
+  ) -> Bool {
+    let tree = JSONValue.null.setting(value, at: location.keys)
+    let written: JSONValue
+    switch write {
+    case .increment:
+      return false
+    case .compareAndSet(let path, _, let newValue):
+      written = WriteOperation.set(path, newValue).applyingOptimistically(to: tree)
+    default:
+      written = write.applyingOptimistically(to: tree)
+    }
+    return written.value(at: location.keys) == value
+  }
+
+  /// Whether two writes write the same data at the same place.
+  private static func same(_ lhs: WriteOperation, _ rhs: WriteOperation) -> Bool {
+    switch (lhs, rhs) {
+    case (.set(let path, let value), .set(let otherPath, let otherValue)):
+      return path == otherPath && value == otherValue
+    case (.merge(let path, let entries), .merge(let otherPath, let otherEntries)):
+      return path == otherPath && entries.count == otherEntries.count
+        && zip(entries, otherEntries).allSatisfy { $0.keys == $1.keys && $0.value == $1.value }
+    default:
+      return false
+    }
+  }
+}

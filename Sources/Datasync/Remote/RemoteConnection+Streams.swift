@@ -1,0 +1,148 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension RemoteConnection {
+  // MARK: Streams
+
+  func openStream(at location: DatasyncPath) {
+    closeStream(at: location)
+    streamCount += 1
+    let number = streamCount
+    let stream = Stream(location: location, number: number)
+    streams[location] = stream
+    var request = URLRequest(
+      url: endpoint.url(for: location, token: token),
+      timeoutInterval: options.idleTimeout)
+    request.httpMethod = "GET"
+    request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+    stream.task = transport.start(
+      request,
+      handlers: RemoteTransport.Handlers(
+        response: { [weak self] response in
+          guard let self, let stream = self.stream(at: location, number: number) else { return }
+          stream.status = response.statusCode
+          stream.lastActivity = .now()
+          let type = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
+          if stream.status == 200 && !type.lowercased().hasPrefix("text/event-stream") {
+            notAStream(stream, type: type)
+          }
+        },
+        data: { [weak self] data in
+          guard let self, let stream = self.stream(at: location, number: number) else { return }
+          receive(data, on: stream)
+        },
+        completion: { [weak self] _ in
+          guard let self, let stream = self.stream(at: location, number: number) else { return }
+          streamEnded(stream)
+        }))
+  }
+
+  /// The stream at a location if it is still the one numbered `number`.
+  private func stream(at location: DatasyncPath, number: UInt64) -> Stream? {
+    guard let stream = streams[location], stream.number == number else { return nil }
+    return stream
+  }
+
+  func closeStream(at location: DatasyncPath) {
+    streams.removeValue(forKey: location)?.task?.cancel()
+  }
+
+  private func receive(_ data: Data, on stream: Stream) {
+    stream.lastActivity = .now()
+    guard stream.status == 200 else {
+      if stream.errorBody.count < 4096 { stream.errorBody += data.prefix(4096) }
+      return
+    }
+    let events: [ServerSentEvent]
+    do {
+      events = try stream.parser.parse(data)
+    } catch {
+      return loseConnection()
+    }
+    for event in events {
+      guard streams[stream.location] === stream else { return }
+      let decoded: RemoteStreamEvent
+      do {
+        decoded = try RemoteStreamEvent(event, at: stream.location)
+      } catch {
+        return loseConnection()
+      }
+      handle(decoded, on: stream)
+    }
+  }
+
+  private func handle(_ event: RemoteStreamEvent, on stream: Stream) {
+    switch event {
+    case .keepAlive:
+      break
+    case .put(let path, let value) where !stream.hasStarted:
+      guard path == stream.location else { return loseConnection() }
+      stream.hasStarted = true
+      failures = 0
+      if let write = inFlightWrite, covers(stream.location, write),
+        Self.value(value, at: stream.location, includes: write)
+      {
+        inFlight?.coveringStreamStarted = true
+      }
+      deliver(.listenData(path, value))
+    case .put, .patch:
+      guard stream.hasStarted else { return loseConnection() }
+      let operation: WriteOperation
+      switch event {
+      case .put(let path, let value): operation = .set(path, value)
+      case .patch(let path, let entries): operation = .merge(path, entries)
+      default: return
+      }
+      if let write = inFlightWrite, Self.overlaps(operation.path, write.path) {
+        inFlight?.announced.append((stream.location, operation))
+      }
+      deliver(.changed(operation))
+    case .cancel(let reason):
+      closeStream(at: stream.location)
+      deliver(
+        .revoked(
+          stream.location,
+          WebcomError(
+            .permissionDenied,
+            "the server stopped sending \(stream.location.string): \(reason)")))
+    case .authenticationRevoked:
+      token = nil
+      deliver(.authenticationChanged(nil))
+      loseConnection()
+    }
+  }
+
+  /// Revokes the listen of a stream the server answered with something else than an event
+  /// stream (a server that ignores `Accept: text/event-stream` answers with the value once):
+  /// listening there cannot work.
+  private func notAStream(_ stream: Stream, type: String) {
+    closeStream(at: stream.location)
+    deliver(
+      .revoked(
+        stream.location,
+        WebcomError(
+          .decodingFailed,
+          "the server answered the streaming read of \(stream.location.string) with \(type), "
+            + "not text/event-stream: it does not speak the streaming protocol")))
+  }
+
+  private func streamEnded(_ stream: Stream) {
+    streams[stream.location] = nil
+    switch stream.status {
+    case 200, 0, 500...:
+      loseConnection()
+    default:
+      let code = RemoteAnswer.code(of: stream.status)
+      deliver(
+        .revoked(
+          stream.location,
+          WebcomError(
+            code,
+            "the server refused to stream \(stream.location.string) (HTTP \(stream.status)"
+              + "\(RemoteAnswer.reason(in: stream.errorBody)))")))
+    }
+  }
+}
