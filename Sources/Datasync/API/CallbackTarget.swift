@@ -6,10 +6,11 @@ struct CallbackTarget<T>: @unchecked Sendable {
   let queue: DispatchQueue
   let then: ((WebcomResult<T>) -> Void)?
 
-  /// Calls `then` with `result` asynchronously on `queue`.
+  /// Calls `then` with `result` asynchronously on `queue`, after the events already posted to
+  /// the subscriptions of `queue` (through its ``DeliveryMailbox``).
   func deliver(_ result: WebcomResult<T>) {
     guard let then else { return }
     let box = UncheckedBox((then, result))
-    queue.async { box.value.0(box.value.1) }
+    DeliveryMailbox.mailbox(for: queue).post([.call { box.value.0(box.value.1) }])
   }
 }
