@@ -6,11 +6,10 @@ struct CallbackTarget<T>: @unchecked Sendable {
   let queue: DispatchQueue
   let then: ((WebcomResult<T>) -> Void)?
 
-  /// Calls `then` with `result` asynchronously on `queue`, after the events already posted to
-  /// the subscriptions of `queue` (through its ``DeliveryMailbox``).
+  /// Calls `then` with `result` asynchronously on `queue`.
   func deliver(_ result: WebcomResult<T>) {
     guard let then else { return }
     let box = UncheckedBox((then, result))
-    DeliveryMailbox.mailbox(for: queue).post([.call { box.value.0(box.value.1) }])
+    queue.async { box.value.0(box.value.1) }
   }
 }

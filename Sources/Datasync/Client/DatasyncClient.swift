@@ -320,7 +320,7 @@ final class DatasyncClient: Sendable {
 
     mutating func add(_ records: [EventRecord], for subscription: SubscriptionCore) {
       guard !records.isEmpty else { return }
-      let parcel = DeliveryMailbox.Parcel.events(subscription, records)
+      let parcel = DeliveryMailbox.Parcel(subscription: subscription, records: records)
       if let index = parcels.firstIndex(where: { $0.mailbox === subscription.mailbox }) {
         parcels[index].parcels.append(parcel)
       } else {

@@ -1,31 +1,31 @@
 import Foundation
 
-/// The events waiting for the subscriptions of one dispatch queue, delivered in one batch per
-/// queue: however many writes and subscriptions raise events, a queue gets one `async` call while
-/// its previous batch is still waiting or running.
+/// The events waiting for the subscriptions of one dispatch queue, delivered in batches: however
+/// many writes and subscriptions raise events, a queue gets one `async` call until that call
+/// starts; everything posted meanwhile rides with it.
 ///
-/// Parcels (a subscription's events, its completion, a request's answer) are delivered in the order they were
-/// posted, one drain at a time, so a subscription on a concurrent queue still gets its events in
-/// order and never two at once. After the parcels of a drain, each subscription that got events
-/// in it is told the drain ended (``SubscriptionCore/endDelivery()``), once: a subscriber that
-/// can coalesce (the streams of the latest value or children) emits there, once for every write
-/// that was waiting for it.
+/// A post always leaves a drain enqueued on the queue behind it (one made at that post, or an
+/// earlier one that has not started), so work the application enqueues after a write still runs
+/// after that write's events, as if each event had its own `async` call. Batches are delivered in
+/// the order they were posted. After the events of a drain, each subscription that got some is
+/// told the drain ended (``SubscriptionCore/endDelivery()``), once: a subscriber that coalesces
+/// (the streams of the latest value, or of the children) emits there, once for every write that
+/// waited for its queue while it was busy.
 ///
 /// One mailbox serves every subscription of its queue in the process; ``mailbox(for:)`` finds it.
 final class DeliveryMailbox: Sendable {
-  /// What a drain delivers.
-  enum Parcel: Sendable {
-    /// Events for a subscription, in order.
-    case events(SubscriptionCore, [EventRecord])
-    /// A call to make in turn: a subscription's completion, a request's answer.
-    case call(@Sendable () -> Void)
+  /// Events for a subscription, in order.
+  struct Parcel: Sendable {
+    let subscription: SubscriptionCore
+    let records: [EventRecord]
   }
 
   /// What the mutex protects.
   private struct Waiting {
     var parcels: [Parcel] = []
-    /// Whether a drain is scheduled or running: it schedules the next one itself.
-    var isDraining = false
+    /// Whether a drain is enqueued and has not started: it will take the parcels posted until
+    /// then.
+    var isScheduled = false
   }
 
   let queue: DispatchQueue
@@ -57,44 +57,35 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
-  /// Adds parcels, in order, after those waiting; schedules a drain unless one is pending.
+  /// Adds parcels, in order, after those waiting; enqueues a drain unless one that has not
+  /// started is enqueued already.
   func post(_ parcels: [Parcel]) {
     guard !parcels.isEmpty else { return }
     let schedules = waiting.withLock { waiting in
       waiting.parcels.append(contentsOf: parcels)
-      guard !waiting.isDraining else { return false }
-      waiting.isDraining = true
+      guard !waiting.isScheduled else { return false }
+      waiting.isScheduled = true
       return true
     }
     if schedules { queue.async { self.drain() } }
   }
 
-  /// Delivers the parcels waiting when it starts; those posted meanwhile go to the next drain,
-  /// scheduled behind the work already on the queue.
+  /// Delivers the parcels waiting when it starts.
   private func drain() {
     let parcels = waiting.withLock { waiting in
+      waiting.isScheduled = false
       defer { waiting.parcels = [] }
       return waiting.parcels
     }
     var served: [SubscriptionCore] = []
     var isServed = Set<ObjectIdentifier>()
     for parcel in parcels {
-      switch parcel {
-      case .events(let subscription, let records):
-        subscription.deliver(records)
-        if isServed.insert(ObjectIdentifier(subscription)).inserted {
-          served.append(subscription)
-        }
-      case .call(let call):
-        call()
+      parcel.subscription.deliver(parcel.records)
+      if isServed.insert(ObjectIdentifier(parcel.subscription)).inserted {
+        served.append(parcel.subscription)
       }
     }
     for subscription in served { subscription.endDelivery() }
-    let continues = waiting.withLock { waiting in
-      if waiting.parcels.isEmpty { waiting.isDraining = false }
-      return waiting.isDraining
-    }
-    if continues { queue.async { self.drain() } }
   }
 }
 

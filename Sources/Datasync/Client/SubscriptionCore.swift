@@ -83,8 +83,7 @@ final class SubscriptionCore: Sendable {
   }
 
   /// Ends the subscription: no event is delivered afterwards, and `onCompletion` is called once
-  /// on the subscriber's queue, after the events and calls already posted to it. Returns false
-  /// when it had already ended.
+  /// on the subscriber's queue. Returns false when it had already ended.
   @discardableResult
   func complete(_ completion: DatasyncSubscriptionCompletion) -> Bool {
     let released = links.withLock { links -> Callbacks? in
@@ -97,7 +96,7 @@ final class SubscriptionCore: Sendable {
     if let onCompletion = released.onCompletion {
       // Only the completion travels: the event closures are released now.
       let box = UncheckedBox(onCompletion)
-      mailbox.post([.call { box.value(completion) }])
+      mailbox.queue.async { box.value(completion) }
     }
     return true
   }
