@@ -93,7 +93,8 @@ struct ChatDemo {
     print("")
     print("Summary")
     print(
-      "  messages in the database:     \(storedCount) (\(options.messages) seeded + \(pushed) pushed)")
+      "  messages in the database:     \(storedCount) (\(options.messages) seeded + \(pushed) pushed)"
+    )
     print("  messages in the reader feed:  \(final.feedCount)")
     print("  duplicates seen:              \(final.duplicates)")
     print("  feed in key order:            \(final.isOrdered ? "yes" : "NO")")

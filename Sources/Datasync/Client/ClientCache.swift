@@ -71,7 +71,8 @@ struct ClientCache {
   /// Whether two operations are the same `set` (same path, same value), so that they give the
   /// same tree from the same tree.
   private static func isSameSet(_ lhs: WriteOperation, _ rhs: WriteOperation) -> Bool {
-    guard case .set(let leftPath, let leftValue) = lhs, case .set(let rightPath, let rightValue) = rhs
+    guard case .set(let leftPath, let leftValue) = lhs,
+      case .set(let rightPath, let rightValue) = rhs
     else { return false }
     return leftPath == rightPath && leftValue == rightValue
   }
