@@ -110,6 +110,13 @@ public final class DatabaseServer: Sendable {
   /// The number of event streams open.
   public var openStreamCount: Int { streams.count }
 
+  /// Waits (at most `timeout`) until at most `count` event streams are open; returns whether
+  /// they are. A stream counts until the server has noticed its end and run what depends on it
+  /// (a session's disconnection operations).
+  package func waitForOpenStreams(atMost count: Int, timeout: Duration = .seconds(10)) -> Bool {
+    streams.wait(untilAtMost: count, deadline: Date(timeIntervalSinceNow: timeout.seconds))
+  }
+
   /// Stops serving: no more connections, every stream closed (its clients' disconnection
   /// operations run), every database closed. Idempotent.
   public func stop() {

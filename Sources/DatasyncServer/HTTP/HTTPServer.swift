@@ -1,4 +1,5 @@
 import Datasync
+import Foundation
 
 /// An HTTP/1.1 server with Server-Sent Events, on non-blocking sockets driven by one event-loop
 /// thread (not a thread per connection).
@@ -33,6 +34,7 @@ public final class HTTPServer: Sendable {
 
   private let mailbox: LoopMailbox
   private let thread: LoopThread
+  private let openConnections: OpenConnectionGauge
 
   /// Binds `configuration.host:configuration.port` and starts serving with `handler`.
   ///
@@ -50,6 +52,7 @@ public final class HTTPServer: Sendable {
     host = configuration.host
     port = loop.port
     mailbox = loop.mailbox
+    openConnections = loop.openConnections
     do throws(WebcomError) {
       thread = try LoopThread.start { transfer.take().run() }
     } catch {
@@ -68,6 +71,12 @@ public final class HTTPServer: Sendable {
 
   deinit {
     stop()
+  }
+
+  /// Waits (at most `timeout`) until at most `count` connections are open; returns whether they
+  /// are. A connection counts until the server has noticed its end and closed its socket.
+  package func waitForOpenConnections(atMost count: Int, timeout: Duration = .seconds(10)) -> Bool {
+    openConnections.wait(untilAtMost: count, deadline: Date(timeIntervalSinceNow: timeout.seconds))
   }
 
   /// Stops serving: closes the listener and every connection, ends every event stream, and

@@ -11,8 +11,8 @@ final class StreamRegistry: @unchecked Sendable {
     let close: @Sendable () -> Void
   }
 
-  /// Protects `entries` and `nextIdentifier`.
-  private let lock = NSLock()
+  /// Protects `entries` and `nextIdentifier`; signalled when a stream is removed.
+  private let lock = NSCondition()
   private var entries: [UInt64: Entry] = [:]
   private var nextIdentifier: UInt64 = 0
 
@@ -30,7 +30,21 @@ final class StreamRegistry: @unchecked Sendable {
 
   /// Forgets a stream (once it ended).
   func remove(_ identifier: UInt64) {
-    lock.withLock { _ = entries.removeValue(forKey: identifier) }
+    lock.withLock {
+      _ = entries.removeValue(forKey: identifier)
+      lock.broadcast()
+    }
+  }
+
+  /// Waits until at most `count` streams are open, or the deadline passes; returns whether the
+  /// count fell that low.
+  func wait(untilAtMost count: Int, deadline: Date) -> Bool {
+    lock.withLock {
+      while entries.count > count {
+        if !lock.wait(until: deadline) { return entries.count <= count }
+      }
+      return true
+    }
   }
 
   /// Sends `keep-alive` to every open stream (a stream that has ended meanwhile is skipped).
@@ -45,7 +59,10 @@ final class StreamRegistry: @unchecked Sendable {
   /// Closes every stream and disconnects what feeds them.
   func closeAll() {
     let closing = lock.withLock {
-      defer { entries = [:] }
+      defer {
+        entries = [:]
+        lock.broadcast()
+      }
       return Array(entries.values)
     }
     for entry in closing {

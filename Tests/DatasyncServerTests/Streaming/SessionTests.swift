@@ -84,7 +84,8 @@ import Testing
       """#)
     for id in 1...5 { #expect(try readEvent(from: stream).data.hasPrefix(#"{"id":\#(id)"#)) }
     stream.close()
-    try waitUntil { try server.request("GET", "/presence/me.json").bodyText == "false" }
+    #expect(server.server.waitForOpenStreams(atMost: 0))
+    #expect(try server.request("GET", "/presence/me.json").bodyText == "false")
     #expect(try server.request("GET", "/visits.json").bodyText == "1")
     #expect(try server.request("GET", "/cancelled.json").bodyText == "null")
     // The same client reconnects: the operation registered for every disconnection is still
@@ -92,7 +93,8 @@ import Testing
     _ = try server.request("PUT", "/presence/me.json", body: "true")
     stream = try open(server)
     stream.close()
-    try waitUntil { try server.request("GET", "/visits.json").bodyText == "2" }
+    #expect(server.server.waitForOpenStreams(atMost: 0))
+    #expect(try server.request("GET", "/visits.json").bodyText == "2")
     #expect(try server.request("GET", "/presence/me.json").bodyText == "true")
   }
 
@@ -175,14 +177,15 @@ import Testing
       server, #"{"id": 1, "increment": "/runs", "by": 1, "onDisconnect": "always"}"#, client: first)
     _ = try readEvent(from: stream)
     stream.close()
-    try waitUntil { try server.request("GET", "/runs.json").bodyText == "1" }
+    #expect(server.server.waitForOpenStreams(atMost: 0))
+    #expect(try server.request("GET", "/runs.json").bodyText == "1")
     // A second idle client pushes the first out: its operation is cancelled without running.
     stream = try open(server, client: second)
     stream.close()
-    try waitUntil { server.server.openStreamCount == 0 }
+    #expect(server.server.waitForOpenStreams(atMost: 0))
     stream = try open(server, client: first)
     stream.close()
-    try waitUntil { server.server.openStreamCount == 0 }
+    #expect(server.server.waitForOpenStreams(atMost: 0))
     _ = try server.request("PUT", "/marker.json", body: "1")
     #expect(try server.request("GET", "/runs.json").bodyText == "1")
   }
@@ -204,14 +207,5 @@ import Testing
       #expect(response.status == 400, "\(body)")
       #expect(response.errorMessage != nil)
     }
-  }
-}
-
-/// Waits until `condition` holds (at most 10 s).
-func waitUntil(_ condition: () throws -> Bool) throws {
-  let deadline = Date(timeIntervalSinceNow: 10)
-  while try !condition() {
-    guard Date() < deadline else { throw TestClientError(description: "the condition never held") }
-    Thread.sleep(forTimeInterval: 0.01)
   }
 }

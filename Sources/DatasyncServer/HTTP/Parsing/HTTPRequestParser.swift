@@ -32,7 +32,7 @@ struct HTTPRequestParser {
     case failure(HTTPStatus, String)
   }
 
-  private enum State {
+  enum State {
     /// Looking for the end of the head; offsets are relative to the first unparsed byte.
     case head(lineStart: Int, scanned: Int, lines: Int)
     case fixedBody(remaining: Int)
@@ -44,7 +44,7 @@ struct HTTPRequestParser {
   }
 
   /// The parsed head of the request whose body is being read.
-  private struct Head {
+  struct Head {
     var method: String
     var target: String
     var rawPath: String
@@ -56,15 +56,15 @@ struct HTTPRequestParser {
     var keepAlive: Bool
   }
 
-  private static let lineFeed = UInt8(ascii: "\n")
-  private static let carriageReturn = UInt8(ascii: "\r")
-  private static let maxChunkSizeLine = 1_024
+  static let lineFeed = UInt8(ascii: "\n")
+  static let carriageReturn = UInt8(ascii: "\r")
+  static let maxChunkSizeLine = 1_024
 
-  private let limits: Limits
-  private let remoteAddress: String
-  private var state = State.head(lineStart: 0, scanned: 0, lines: 0)
-  private var head: Head?
-  private var body: [UInt8] = []
+  let limits: Limits
+  let remoteAddress: String
+  var state = State.head(lineStart: 0, scanned: 0, lines: 0)
+  var head: Head?
+  var body: [UInt8] = []
 
   init(limits: Limits, remoteAddress: String) {
     self.limits = limits
@@ -150,7 +150,7 @@ struct HTTPRequestParser {
     }
   }
 
-  private func headLimitFailure(bytes: Int, lines: Int) -> Output? {
+  func headLimitFailure(bytes: Int, lines: Int) -> Output? {
     if bytes > limits.maxHeaderBytes {
       return .failure(
         .requestHeaderFieldsTooLarge,
@@ -174,7 +174,7 @@ struct HTTPRequestParser {
   ///
   /// - Returns: The offset just past the empty line (nil when it has not arrived) and the scan
   ///   position to resume from; `lines` counts the non-empty lines seen.
-  private static func findEndOfSection(
+  static func findEndOfSection(
     _ bytes: UnsafeBufferPointer<UInt8>, lineStart: Int, scanned: Int, lines: Int
   ) -> (end: Int?, lineStart: Int, scanned: Int, lines: Int) {
     var lineStart = lineStart
@@ -193,13 +193,13 @@ struct HTTPRequestParser {
     return (nil, lineStart, bytes.count, lines)
   }
 
-  private enum BodyFraming {
+  enum BodyFraming {
     case none
     case length(Int)
     case chunked
   }
 
-  private enum HeadParse {
+  enum HeadParse {
     case success(Head, BodyFraming, expectsContinue: Bool)
     case failure(HTTPStatus, String)
   }
@@ -311,267 +311,5 @@ struct HTTPRequestParser {
     }
     if case .none = framing { expectsContinue = false }
     return .success(head, framing, expectsContinue: expectsContinue)
-  }
-
-  // MARK: - Body
-
-  private mutating func readFixedBody(_ buffer: inout InputBuffer, remaining: Int) -> Output? {
-    let taken = take(from: &buffer, upTo: remaining)
-    guard taken == remaining else {
-      state = .fixedBody(remaining: remaining - taken)
-      return .needMoreData
-    }
-    return complete()
-  }
-
-  private mutating func parseChunkSize(_ buffer: inout InputBuffer) -> Output? {
-    let line: [UInt8]? = buffer.withUnparsedBytes { bytes in
-      guard let newline = bytes.firstIndex(of: Self.lineFeed) else { return nil }
-      return Array(bytes[..<newline])
-    }
-    guard var line else {
-      if buffer.count > Self.maxChunkSizeLine {
-        return .failure(.badRequest, "a chunk size line is longer than 1024 bytes")
-      }
-      return .needMoreData
-    }
-    guard line.count <= Self.maxChunkSizeLine else {
-      return .failure(.badRequest, "a chunk size line is longer than 1024 bytes")
-    }
-    buffer.consume(line.count + 1)
-    if line.last == Self.carriageReturn { line.removeLast() }
-    let digits = line.prefix { PercentDecoding.hexValue($0) != nil }
-    let rest = line.dropFirst(digits.count).drop { $0 == 0x20 || $0 == 0x09 }
-    guard (1...15).contains(digits.count), rest.isEmpty || rest.first == UInt8(ascii: ";"),
-      let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
-    else {
-      return .failure(.badRequest, "the chunk size line \(Self.quoted(line[...])) is malformed")
-    }
-    if size == 0 {
-      state = .trailers(lineStart: 0, scanned: 0, lines: 0)
-      return nil
-    }
-    guard body.count + size <= limits.maxBodyBytes else {
-      return .failure(
-        .contentTooLarge,
-        "the chunked body is larger than the limit of \(limits.maxBodyBytes) bytes")
-    }
-    state = .chunkData(remaining: size)
-    return nil
-  }
-
-  private mutating func readChunkData(_ buffer: inout InputBuffer, remaining: Int) -> Output? {
-    let taken = take(from: &buffer, upTo: remaining)
-    guard taken == remaining else {
-      state = .chunkData(remaining: remaining - taken)
-      return .needMoreData
-    }
-    state = .chunkDataEnd
-    return nil
-  }
-
-  private mutating func parseChunkDataEnd(_ buffer: inout InputBuffer) -> Output? {
-    let end: Int? = buffer.withUnparsedBytes { bytes in
-      if bytes.first == Self.lineFeed { return 1 }
-      if bytes.count >= 2 && bytes[0] == Self.carriageReturn && bytes[1] == Self.lineFeed {
-        return 2
-      }
-      if bytes.isEmpty || (bytes.count == 1 && bytes[0] == Self.carriageReturn) { return 0 }
-      return -1
-    }
-    switch end {
-    case 0: return .needMoreData
-    case let count? where count > 0:
-      buffer.consume(count)
-      state = .chunkSize
-      return nil
-    default:
-      return .failure(.badRequest, "a chunk's data is not followed by a line end")
-    }
-  }
-
-  private mutating func parseTrailers(
-    _ buffer: inout InputBuffer, lineStart: Int, scanned: Int, lines: Int
-  ) -> Output? {
-    let scan = buffer.withUnparsedBytes {
-      Self.findEndOfSection($0, lineStart: lineStart, scanned: scanned, lines: lines)
-    }
-    guard let end = scan.end else {
-      state = .trailers(lineStart: scan.lineStart, scanned: scan.scanned, lines: scan.lines)
-      return headLimitFailure(bytes: scan.scanned, lines: scan.lines) ?? .needMoreData
-    }
-    if let failure = headLimitFailure(bytes: end, lines: scan.lines) { return failure }
-    let invalid = buffer.withUnparsedBytes { bytes in
-      Array(bytes[..<end]).split(separator: Self.lineFeed).lazy.map {
-        $0.last == Self.carriageReturn ? $0.dropLast() : $0
-      }.filter { !$0.isEmpty }.compactMap { line -> String? in
-        if case .failure(let message) = Self.parseField(line) { return message }
-        return nil
-      }.first
-    }
-    buffer.consume(end)
-    if let invalid { return .failure(.badRequest, invalid) }
-    return complete()
-  }
-
-  /// Moves up to `count` bytes from `buffer` into the body; returns how many moved.
-  private mutating func take(from buffer: inout InputBuffer, upTo count: Int) -> Int {
-    let taken = buffer.withUnparsedBytes { bytes in
-      let taken = min(count, bytes.count)
-      body.append(contentsOf: bytes[..<taken])
-      return taken
-    }
-    if taken > 0 { buffer.consume(taken) }
-    return taken
-  }
-
-  /// The request whose body is complete; the parser is ready for the next one.
-  private mutating func complete() -> Output {
-    let head = head!
-    let request = HTTPRequest(
-      method: head.method, target: head.target, rawPath: head.rawPath, path: head.path,
-      rawQuery: head.rawQuery, queryItems: head.queryItems, version: head.version,
-      headers: head.headers, body: body, remoteAddress: remoteAddress)
-    self.head = nil
-    body = []
-    state = .head(lineStart: 0, scanned: 0, lines: 0)
-    return .request(request, keepAlive: head.keepAlive)
-  }
-
-  // MARK: - Lexical rules
-
-  private enum FieldParse {
-    case success((name: String, value: String))
-    case failure(String)
-  }
-
-  /// Parses `name: value` (a header or a trailer line).
-  private static func parseField(_ line: ArraySlice<UInt8>) -> FieldParse {
-    guard let first = line.first, first != 0x20, first != 0x09 else {
-      return .failure("the header line \(quoted(line)) is folded or empty")
-    }
-    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-      return .failure("the header line \(quoted(line)) has no colon")
-    }
-    let name = line[..<colon]
-    guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
-      return .failure("the header name \(quoted(name)) is not a token")
-    }
-    let value = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
-    let trimmed = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
-    guard trimmed.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
-      return .failure(
-        "the value of the header \(quoted(name)) contains a control character")
-    }
-    return .success(
-      (String(decoding: name, as: UTF8.self), String(decoding: trimmed, as: UTF8.self)))
-  }
-
-  private struct Target {
-    var rawPath: String
-    var path: String
-    var rawQuery: String?
-    var queryItems: [HTTPQueryItem]
-  }
-
-  private enum TargetParse {
-    case success(Target)
-    case failure(String)
-  }
-
-  /// Splits and decodes an origin-form (`/p?q`), absolute-form (`http://h/p?q`) or asterisk
-  /// (`OPTIONS *`) target.
-  private static func parseTarget(_ target: ArraySlice<UInt8>, method: String) -> TargetParse {
-    let shown = quoted(target)
-    guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-      return .failure("the request target \(shown) is empty or holds spaces or non-ASCII bytes")
-    }
-    if target.elementsEqual("*".utf8) {
-      guard method == "OPTIONS" else {
-        return .failure("the target * is only valid for OPTIONS")
-      }
-      return .success(Target(rawPath: "*", path: "*", rawQuery: nil, queryItems: []))
-    }
-    var pathAndQuery = target
-    if target.first != UInt8(ascii: "/") {
-      let lowered = String(decoding: target.prefix(8), as: UTF8.self).lowercased()
-      let scheme =
-        lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
-      guard scheme > 0 else {
-        return .failure("the request target \(shown) is neither a path nor an http URL")
-      }
-      let afterScheme = target.dropFirst(scheme)
-      let pathStart =
-        afterScheme.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
-        ?? target.endIndex
-      pathAndQuery = target[pathStart...]
-    }
-    let questionMark = pathAndQuery.firstIndex(of: UInt8(ascii: "?"))
-    var rawPath = pathAndQuery[..<(questionMark ?? pathAndQuery.endIndex)]
-    if rawPath.isEmpty { rawPath = "/".utf8.map { $0 }[...] }
-    guard let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
-      return .failure("the path \(quoted(rawPath)) has a malformed %-escape or is not UTF-8")
-    }
-    var rawQuery: String?
-    var items: [HTTPQueryItem] = []
-    if let questionMark {
-      let query = pathAndQuery[(questionMark + 1)...]
-      rawQuery = String(decoding: query, as: UTF8.self)
-      for parameter in query.split(separator: UInt8(ascii: "&")) {
-        let equals = parameter.firstIndex(of: UInt8(ascii: "="))
-        let rawName = parameter[..<(equals ?? parameter.endIndex)]
-        let rawValue = equals.map { parameter[($0 + 1)...] } ?? []
-        guard let name = PercentDecoding.decode(rawName, plusIsSpace: true),
-          let value = PercentDecoding.decode(rawValue, plusIsSpace: true)
-        else {
-          return .failure(
-            "the query parameter \(quoted(parameter)) has a malformed %-escape or is not UTF-8")
-        }
-        items.append(HTTPQueryItem(name: name, value: value))
-      }
-    }
-    return .success(
-      Target(
-        rawPath: String(decoding: rawPath, as: UTF8.self), path: path, rawQuery: rawQuery,
-        queryItems: items))
-  }
-
-  /// `HTTP/x.y` as its two digits.
-  private static func parseVersion(_ bytes: ArraySlice<UInt8>) -> (Int, Int)? {
-    let text = Array(bytes)
-    guard text.count == 8, text[..<5].elementsEqual("HTTP/".utf8), text[6] == UInt8(ascii: "."),
-      (0x30...0x39).contains(text[5]), (0x30...0x39).contains(text[7])
-    else { return nil }
-    return (Int(text[5] - 0x30), Int(text[7] - 0x30))
-  }
-
-  /// The lowercased tokens of comma-separated header values.
-  private static func tokens(_ values: [String]) -> [String] {
-    values.flatMap { $0.split(separator: ",") }.map {
-      $0.trimmingCharacters(in: [" ", "\t"]).lowercased()
-    }.filter { !$0.isEmpty }
-  }
-
-  /// `tchar` of RFC 9110: letters, digits and ``!#$%&'*+-.^_`|~``.
-  private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return true
-    default:
-      return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-    }
-  }
-
-  /// Bytes shown in a message: quoted, at most 64 characters, control bytes escaped.
-  private static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
-    var text = ""
-    for byte in bytes.prefix(64) {
-      switch byte {
-      case 0x20..<0x7F where byte != UInt8(ascii: "\""): text.unicodeScalars.append(.init(byte))
-      default: text += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
-      }
-    }
-    return "\"" + text + (bytes.count > 64 ? "…" : "") + "\""
   }
 }

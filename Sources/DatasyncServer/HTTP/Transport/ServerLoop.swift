@@ -38,6 +38,8 @@ final class ServerLoop {
   let settings: Settings
   let handler: any HTTPHandler
   let mailbox: LoopMailbox
+  /// The number of open connections, for other threads.
+  let openConnections = OpenConnectionGauge()
   /// The port the listener is bound to.
   let port: Int
 
@@ -143,6 +145,7 @@ final class ServerLoop {
     SocketSystem.closeDescriptor(descriptor)
     connections[Int(descriptor)] = nil
     connectionCount -= 1
+    openConnections.publish(connectionCount)
     if let resumesAt = acceptResumesAt, resumesAt > now {
       resumeAccepting()
     }
@@ -201,6 +204,7 @@ final class ServerLoop {
     }
     connections[Int(descriptor)] = connection
     connectionCount += 1
+    openConnections.publish(connectionCount)
   }
 
   /// Answers 503 to a connection beyond the limit and closes it.
