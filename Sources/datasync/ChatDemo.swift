@@ -13,8 +13,9 @@ struct ChatMessage: Codable, Sendable {
 ///
 /// It seeds a room, starts `writers` clients pushing messages concurrently for `seconds`, and a
 /// reader client whose Streams pipeline (`children(as:)` → `map` → `filter` → `sink`) keeps an
-/// ordered, duplicate-free feed. It prints progress while it runs and a summary at the end, and
-/// returns whether the feed matched the database.
+/// ordered, duplicate-free feed. It prints progress while it runs (messages stored, shown in the
+/// feed, and how far the feed is behind) and a summary at the end, and returns whether the feed
+/// matched the database.
 struct ChatDemo {
   let options: DemoOptions
 
@@ -47,12 +48,14 @@ struct ChatDemo {
         receiveValue: { monitor.record($0) })
 
     let deadline = ContinuousClock.now + .seconds(options.seconds)
+    let stored = StoredCounter(seeded: options.messages)
     let writers = (0..<options.writers).map { index in
       let room = try? client("writer-\(index)").nodeThrows(for: roomPath)
       return Task {
         var sent = 0
         while ContinuousClock.now < deadline, let room {
           _ = try await room.push(ChatMessage(author: "writer-\(index)", text: "hello \(sent)"))
+          stored.increment()
           sent += 1
         }
         return sent
@@ -67,10 +70,13 @@ struct ChatDemo {
       let current = monitor.snapshot()
       let interval = seconds(now - previous.time)
       let rate = Double(current.liveInsertions - previous.figures.liveInsertions) / interval
+      let storedNow = stored.count
       print(
         String(
-          format: "  %5.1f s  feed: %6d messages  %8.0f new messages/s  duplicates: %d",
-          seconds(now - start), current.feedCount, rate, current.duplicates))
+          format: "  %5.1f s  stored: %7d  feed: %7d  behind: %6d  %8.0f new messages/s  "
+            + "duplicates: %d",
+          seconds(now - start), storedNow, current.feedCount, max(0, storedNow - current.feedCount),
+          rate, current.duplicates))
       previous = (now, current)
     } while ContinuousClock.now < deadline
     var pushed = 0
@@ -78,15 +84,17 @@ struct ChatDemo {
       pushed += try await writer.value
     }
 
-    let stored = try await seedRoom.value().asDictionary()?.count ?? 0
-    let converged = await monitor.waitForFeed(count: stored, timeout: .seconds(10))
+    let writing = seconds(ContinuousClock.now - start)
+    let storedCount = try await seedRoom.value().asDictionary()?.count ?? 0
+    let converged = await monitor.waitForFeed(count: storedCount, timeout: .seconds(10))
     feed.cancel()
-    let final = monitor.snapshot()
+    let final = monitor.snapshot(checkingKeys: true)
     let initial = final.initialLoad
     print("")
     print("Summary")
     print(
-      "  messages in the database:     \(stored) (\(options.messages) seeded + \(pushed) pushed)")
+      "  messages in the database:     \(storedCount) (\(options.messages) seeded + \(pushed) pushed)"
+    )
     print("  messages in the reader feed:  \(final.feedCount)")
     print("  duplicates seen:              \(final.duplicates)")
     print("  feed in key order:            \(final.isOrdered ? "yes" : "NO")")
@@ -100,15 +108,36 @@ struct ChatDemo {
     }
     print(
       "  live messages received:       \(final.liveInsertions) in \(final.emissions - 1) updates")
+    print(
+      String(
+        format: "  write rate:                   %.0f messages/s stored and shown",
+        Double(pushed) / max(writing, 0.001)))
     if let failure = final.failure {
       print("  stream failed:                \(failure)")
     }
     let succeeded =
       converged && final.duplicates == 0 && final.isOrdered && final.failure == nil
-      && final.feedCount == stored
+      && final.feedCount == storedCount
     print(succeeded ? "OK: the feed matches the database." : "FAILED: the feed does not match.")
     return succeeded
   }
+}
+
+/// The messages the writers stored (acknowledged by the database), with the seeded ones.
+final class StoredCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  // Protected by `lock`.
+  private var total: Int
+
+  init(seeded: Int) {
+    total = seeded
+  }
+
+  func increment() {
+    lock.withLock { total += 1 }
+  }
+
+  var count: Int { lock.withLock { total } }
 }
 
 /// A duration in seconds.
@@ -177,10 +206,12 @@ final class FeedMonitor: @unchecked Sendable {
     }
   }
 
-  func snapshot() -> Snapshot {
+  /// The running figures; with `checkingKeys`, also whether the latest feed is in key order and
+  /// its duplicate keys (a pass over the whole feed, for the summary).
+  func snapshot(checkingKeys: Bool = false) -> Snapshot {
     lock.withLock {
       var snapshot = figures
-      if let latest {
+      if checkingKeys, let latest {
         let keys = latest.keys
         snapshot.isOrdered = zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }
         snapshot.duplicates += keys.count - Set(keys).count

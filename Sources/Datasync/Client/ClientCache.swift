@@ -52,15 +52,29 @@ struct ClientCache {
       let footprints = write.operation.footprints
       return (footprints, reapplyPending(footprints: footprints))
     }
+    _ = pending.remove(identifier)
+    let footprints = first.operation.footprints
+    if let announced, Self.isSameSet(announced, first.operation) {
+      // The back end wrote what the client expected: the visible tree already shows it.
+      server = announced.applyingOptimistically(to: server)
+      return (footprints, nil)
+    }
     let expected = first.operation.applyingOptimistically(to: server)
     if let announced { server = announced.applyingOptimistically(to: server) }
-    _ = pending.remove(identifier)
     // Only the written parts can differ: compare those, never the untouched data around them.
-    let footprints = first.operation.footprints
     guard !ChangeEffect.effects(of: footprints, from: expected, to: server).isEmpty else {
       return (footprints, nil)
     }
     return (footprints, reapplyPending(footprints: footprints))
+  }
+
+  /// Whether two operations are the same `set` (same path, same value), so that they give the
+  /// same tree from the same tree.
+  private static func isSameSet(_ lhs: WriteOperation, _ rhs: WriteOperation) -> Bool {
+    guard case .set(let leftPath, let leftValue) = lhs,
+      case .set(let rightPath, let rightValue) = rhs
+    else { return false }
+    return leftPath == rightPath && leftValue == rightValue
   }
 
   /// Removes a rejected write from the pending ones, taking the back end's current value at its

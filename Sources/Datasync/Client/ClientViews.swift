@@ -81,8 +81,8 @@ struct ClientViews {
   mutating func complete(
     where isNowComplete: (View) -> Bool, cache: ClientCache, into effects: inout [ClientEffect]
   ) {
+    guard views.values.contains(where: { !$0.isComplete && isNowComplete($0) }) else { return }
     let completed = views.filter { !$0.value.isComplete && isNowComplete($0.value) }
-    guard !completed.isEmpty else { return }
     var replays: [(View, Subscriber)] = []
     for (key, view) in completed {
       views[key]?.isComplete = true

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Every entry point locks, runs one operation of the state machine and performs the effects it
 /// returns, in order:
-/// - the effects that only enqueue — event batches (`queue.async` on the subscribers' queues),
+/// - the effects that only enqueue — event batches (one per subscribers' queue and operation,
+///   through its ``DeliveryMailbox``),
 ///   requests and connection changes (on the connection, which never calls back from inside) —
 ///   inside the critical section, so that the effects of two concurrent operations keep the order
 ///   of their state changes: every subscriber gets its events, and the back end the requests, in
@@ -279,10 +280,14 @@ final class DatasyncClient: Sendable {
   /// in order. Called with the mutex held.
   private func perform(_ effects: [ClientEffect], on guarded: inout Guarded) -> [Callout] {
     var callouts: [Callout] = []
+    var deliveries = Deliveries()
+    defer { deliveries.post() }
     for effect in effects {
       switch effect {
       case .deliver(let records, let identifier):
-        guarded.subscriptions[identifier]?.enqueue(records)
+        if let subscription = guarded.subscriptions[identifier] {
+          deliveries.add(records, for: subscription)
+        }
       case .send(let request):
         connection.send(request)
       case .connect(let connected):
@@ -307,6 +312,25 @@ final class DatasyncClient: Sendable {
       }
     }
     return callouts
+  }
+
+  /// The events of one operation gathered per queue, posted as one batch per queue.
+  private struct Deliveries {
+    private var parcels: [(mailbox: DeliveryMailbox, parcels: [DeliveryMailbox.Parcel])] = []
+
+    mutating func add(_ records: [EventRecord], for subscription: SubscriptionCore) {
+      guard !records.isEmpty else { return }
+      let parcel = DeliveryMailbox.Parcel(subscription: subscription, records: records)
+      if let index = parcels.firstIndex(where: { $0.mailbox === subscription.mailbox }) {
+        parcels[index].parcels.append(parcel)
+      } else {
+        parcels.append((subscription.mailbox, [parcel]))
+      }
+    }
+
+    func post() {
+      for (mailbox, parcels) in parcels { mailbox.post(parcels) }
+    }
   }
 
   private func run(_ callouts: [Callout]) {

@@ -8,12 +8,25 @@ struct PendingWrites {
     let operation: WriteOperation
   }
 
+  /// The number of pending writes concerning one path, by relation to it.
+  private struct Counts {
+    /// Writes at the path.
+    var atPath = 0
+    /// Writes at the path or below it.
+    var atOrBelow = 0
+    /// Writes that replace the whole value at the path.
+    var replacing = 0
+
+    var isZero: Bool { atPath == 0 && atOrBelow == 0 && replacing == 0 }
+  }
+
   private var writes: [Write] = []
   private var start = 0
-  private var countAtPath: [DatasyncPath: Int] = [:]
-  private var countAtOrBelow: [DatasyncPath: Int] = [:]
-  /// The number of pending writes that replace the whole value at a path.
-  private var replacingCount: [DatasyncPath: Int] = [:]
+  /// The counts of the paths with at least one non-zero count, in one table so that a write
+  /// costs one hash per path it concerns.
+  private var counts: [DatasyncPath: Counts] = [:]
+  /// The number of paths whose `replacing` count is not zero.
+  private var replacedPathCount = 0
 
   var isEmpty: Bool { start == writes.count }
   var first: Write? { isEmpty ? nil : writes[start] }
@@ -52,10 +65,10 @@ struct PendingWrites {
   /// Whether a pending write may change the value at `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
     guard !isEmpty else { return false }
-    if countAtOrBelow[path] != nil { return true }
+    if counts[path]?.atOrBelow ?? 0 > 0 { return true }
     var ancestor = path.parent
     while let current = ancestor {
-      if countAtPath[current] != nil { return true }
+      if counts[current]?.atPath ?? 0 > 0 { return true }
       ancestor = current.parent
     }
     return false
@@ -68,10 +81,10 @@ struct PendingWrites {
   /// child it names, not the node itself; an increment replaces nothing, as its result depends on
   /// the back end's value.
   func replacesWholeValue(at path: DatasyncPath) -> Bool {
-    guard !replacingCount.isEmpty else { return false }
+    guard replacedPathCount > 0 else { return false }
     var node: DatasyncPath? = path
     while let current = node {
-      if replacingCount[current] != nil { return true }
+      if counts[current]?.replacing ?? 0 > 0 { return true }
       node = current.parent
     }
     return false
@@ -88,20 +101,29 @@ struct PendingWrites {
 
   private mutating func count(_ operation: WriteOperation, by delta: Int) {
     for path in Self.replacedPaths(of: operation) {
-      Self.add(delta, to: &replacingCount, at: path)
+      update(path) { $0.replacing += delta }
     }
     let path = operation.path
-    Self.add(delta, to: &countAtPath, at: path)
+    update(path) { $0.atPath += delta }
     var node: DatasyncPath? = path
     while let current = node {
-      Self.add(delta, to: &countAtOrBelow, at: current)
+      update(current) { $0.atOrBelow += delta }
       node = current.parent
     }
   }
 
-  private static func add(_ delta: Int, to counts: inout [DatasyncPath: Int], at path: DatasyncPath)
-  {
-    let total = counts[path, default: 0] + delta
-    counts[path] = total == 0 ? nil : total
+  /// Changes the counts of a path, dropping the entry when they all reach zero.
+  private mutating func update(_ path: DatasyncPath, _ change: (inout Counts) -> Void) {
+    let (wasReplaced, isReplaced, isZero) = Self.apply(change, to: &counts[path, default: Counts()])
+    if wasReplaced != isReplaced { replacedPathCount += isReplaced ? 1 : -1 }
+    if isZero { counts[path] = nil }
+  }
+
+  private static func apply(_ change: (inout Counts) -> Void, to entry: inout Counts) -> (
+    wasReplaced: Bool, isReplaced: Bool, isZero: Bool
+  ) {
+    let wasReplaced = entry.replacing > 0
+    change(&entry)
+    return (wasReplaced, entry.replacing > 0, entry.isZero)
   }
 }

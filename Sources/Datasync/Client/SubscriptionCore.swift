@@ -2,12 +2,14 @@ import Foundation
 
 /// The engine side of a subscription: what it listens to and how to reach its subscriber.
 ///
-/// Events are delivered in batches on the subscriber's queue; a batch checks before each event
-/// that the subscription is still active, so nothing is delivered after ``complete(_:)``.
+/// Events are delivered in batches through the ``DeliveryMailbox`` of the subscriber's queue; a
+/// batch checks before each event that the subscription is still active, so nothing is delivered
+/// after ``complete(_:)``.
 final class SubscriptionCore: Sendable {
   /// A subscriber's closures, carried to its queue: they are only ever called on `queue`.
   private struct Callbacks: @unchecked Sendable {
     let onEvent: (DatasyncEvent) -> Void
+    let onDeliveryEnd: (() -> Void)?
     let onCompletion: ((DatasyncSubscriptionCompletion) -> Void)?
   }
 
@@ -24,21 +26,28 @@ final class SubscriptionCore: Sendable {
   let path: DatasyncPath
   let constraint: DatasyncChildrenConstraint
   let eventType: DatasyncEventType
-  let queue: DispatchQueue
+  let mailbox: DeliveryMailbox
   let context: ApplicationContext
   private let links: LockedValue<Links>
 
+  /// A subscription whose subscriber gets each event through `onEvent`, then `onDeliveryEnd`
+  /// after the last event of each batch delivered to it, and `onCompletion` once at the end; all
+  /// on `queue`.
   init(
     path: DatasyncPath, constraint: DatasyncChildrenConstraint, eventType: DatasyncEventType,
     queue: DispatchQueue, context: ApplicationContext, onEvent: @escaping (DatasyncEvent) -> Void,
+    onDeliveryEnd: (() -> Void)? = nil,
     onCompletion: ((DatasyncSubscriptionCompletion) -> Void)?
   ) {
     self.path = path
     self.constraint = constraint
     self.eventType = eventType
-    self.queue = queue
+    self.mailbox = DeliveryMailbox.mailbox(for: queue)
     self.context = context
-    links = LockedValue(Links(callbacks: Callbacks(onEvent: onEvent, onCompletion: onCompletion)))
+    links = LockedValue(
+      Links(
+        callbacks: Callbacks(
+          onEvent: onEvent, onDeliveryEnd: onDeliveryEnd, onCompletion: onCompletion)))
   }
 
   /// Links the public subscription and the manager used to build events' nodes (both weakly).
@@ -51,21 +60,26 @@ final class SubscriptionCore: Sendable {
 
   var isActive: Bool { links.withLock { !$0.isCompleted } }
 
-  /// Enqueues a batch of events on the subscriber's queue.
-  func enqueue(_ records: [EventRecord]) {
-    guard !records.isEmpty else { return }
-    queue.async { [self] in
-      for record in records {
-        guard let (callbacks, subscription, manager) = currentTarget() else { return }
-        let node = manager.map { DatasyncNode(manager: $0, location: record.path) }
-        callbacks.onEvent(
-          DatasyncEvent(
-            value: context.value(eventType.isWithoutData ? .null : record.value),
-            previousChildKey: record.previousKey?.value, key: record.path.key,
-            acked: record.acked, eventType: record.eventType, node: node,
-            subscription: subscription))
-      }
+  /// Delivers a batch of events to the subscriber, stopping if the subscription ends. Called by
+  /// the mailbox, on the subscriber's queue.
+  func deliver(_ records: [EventRecord]) {
+    for record in records {
+      guard let (callbacks, subscription, manager) = currentTarget() else { return }
+      let node = manager.map { DatasyncNode(manager: $0, location: record.path) }
+      callbacks.onEvent(
+        DatasyncEvent(
+          value: context.value(eventType.isWithoutData ? .null : record.value),
+          previousChildKey: record.previousKey?.value, key: record.path.key,
+          acked: record.acked, eventType: record.eventType, node: node,
+          subscription: subscription))
     }
+  }
+
+  /// Tells the subscriber that the batch of events delivered to it is complete. Called by the
+  /// mailbox, on the subscriber's queue.
+  func endDelivery() {
+    guard let (callbacks, _, _) = currentTarget() else { return }
+    callbacks.onDeliveryEnd?()
   }
 
   /// Ends the subscription: no event is delivered afterwards, and `onCompletion` is called once
@@ -80,9 +94,9 @@ final class SubscriptionCore: Sendable {
     }
     guard let released else { return false }
     if let onCompletion = released.onCompletion {
-      // Only the completion travels: the event closure is released now.
-      let box = Callbacks(onEvent: { _ in }, onCompletion: onCompletion)
-      queue.async { box.onCompletion?(completion) }
+      // Only the completion travels: the event closures are released now.
+      let box = UncheckedBox(onCompletion)
+      mailbox.queue.async { box.value(completion) }
     }
     return true
   }

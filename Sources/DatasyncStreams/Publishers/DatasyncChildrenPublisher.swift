@@ -4,7 +4,8 @@ import Streams
 
 /// The publisher behind `children(as:)`: two Datasync subscriptions on one queue — child events,
 /// then value changes, whose first event marks the initial load as complete and each later one
-/// the end of a write — folded by a ``ChildrenAccumulator``.
+/// the end of a write — folded by a ``ChildrenAccumulator``, which emits once per delivery: when
+/// the stream's queue is behind, the writes waiting for it coalesce into one emission.
 struct DatasyncChildrenPublisher<Value>: Publisher {
   typealias Output = DatasyncChildren<Value>
   typealias Failure = WebcomError
@@ -41,8 +42,9 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       values = try node.subscribeThrows(
         to: .valueChange, childrenConstraint: childrenConstraint, stores: false,
         queue: stream.queue,
-        onEvent: { [weak stream] _ in
-          guard let stream, let emission = state.completeBatch() else { return }
+        onEvent: { _ in state.completeWrite() },
+        onDeliveryEnd: { [weak stream] in
+          guard let stream, let emission = state.completeDelivery() else { return }
           stream.send(emission)
         },
         onCompletion: { [weak stream] completion in
@@ -76,7 +78,11 @@ private final class AccumulatorState<Value>: @unchecked Sendable {
     lock.withLock { accumulator.apply(event) }
   }
 
-  func completeBatch() -> DatasyncChildren<Value>? {
-    lock.withLock { accumulator.completeBatch() }
+  func completeWrite() {
+    lock.withLock { accumulator.completeWrite() }
+  }
+
+  func completeDelivery() -> DatasyncChildren<Value>? {
+    lock.withLock { accumulator.completeDelivery() }
   }
 }

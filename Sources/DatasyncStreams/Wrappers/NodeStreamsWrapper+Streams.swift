@@ -28,8 +28,15 @@ extension DatasyncNode.StreamsWrapper {
   }
 
   /// The node's value: the current value first, then one element per change.
+  ///
+  /// When the subscriber's queue is behind (its subscriber is slow), the changes that waited for
+  /// it come as one element, the latest value: the backlog of a slow subscriber is bounded by the
+  /// data, not by the number of writes. Use ``events(to:childrenConstraint:)`` with
+  /// `.valueChange` to get every change.
   public func valueChanges() -> AnyPublisher<DatasyncValue, WebcomError> {
-    DatasyncEventPublisher(node: wrapped, eventType: .valueChange, childrenConstraint: .all) {
+    DatasyncEventPublisher(
+      node: wrapped, eventType: .valueChange, childrenConstraint: .all, coalesces: true
+    ) {
       $0.value
     }
     .eraseToAnyPublisher()
@@ -39,9 +46,13 @@ extension DatasyncNode.StreamsWrapper {
   /// then one element per change.
   ///
   /// As `decodedValueSubscribe` does, a value that cannot be decoded (including null, unless
-  /// `type` is optional) is skipped; use ``valueChanges()`` to see every value.
+  /// `type` is optional) is skipped; use ``valueChanges()`` to see every value. Changes that
+  /// waited for a slow subscriber come as one, the latest value (skipped when it cannot be
+  /// decoded), as ``valueChanges()`` does.
   public func valueChanges<T: Decodable>(as type: T.Type = T.self) -> AnyPublisher<T, WebcomError> {
-    DatasyncEventPublisher(node: wrapped, eventType: .valueChange, childrenConstraint: .all) {
+    DatasyncEventPublisher(
+      node: wrapped, eventType: .valueChange, childrenConstraint: .all, coalesces: true
+    ) {
       $0.value.decoded(as: type)
     }
     .eraseToAnyPublisher()
@@ -52,6 +63,10 @@ extension DatasyncNode.StreamsWrapper {
   /// The first element is emitted once the initial load is complete — never a partial list — and
   /// then one element per write that changed the children, carrying its
   /// ``DatasyncChildren/changes`` (inserted, removed and updated positions) so a list can animate.
+  /// When the subscriber's queue is behind (its subscriber is slow), the writes that waited for it
+  /// come as one element whose changes cover them all (a child added then removed meanwhile does
+  /// not appear): the backlog of a slow subscriber is bounded by the data, not by the number of
+  /// writes.
   /// Children are in key order and a key appears at most once, whatever the order of events or of
   /// re-subscriptions. Children whose value cannot be decoded are left out and counted in
   /// ``DatasyncChildren/undecodableCount``, as `assignChildren` leaves them out.

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The events waiting for the subscriptions of one dispatch queue, delivered in batches: however
+/// many writes and subscriptions raise events, a queue gets one `async` call until that call
+/// starts; everything posted meanwhile rides with it.
+///
+/// A post always leaves a drain enqueued on the queue behind it (one made at that post, or an
+/// earlier one that has not started), so work the application enqueues after a write still runs
+/// after that write's events, as if each event had its own `async` call. Batches are delivered in
+/// the order they were posted. After the events of a drain, each subscription that got some is
+/// told the drain ended (``SubscriptionCore/endDelivery()``), once: a subscriber that coalesces
+/// (the streams of the latest value, or of the children) emits there, once for every write that
+/// waited for its queue while it was busy.
+///
+/// One mailbox serves every subscription of its queue in the process; ``mailbox(for:)`` finds it.
+final class DeliveryMailbox: Sendable {
+  /// Events for a subscription, in order.
+  struct Parcel: Sendable {
+    let subscription: SubscriptionCore
+    let records: [EventRecord]
+  }
+
+  /// What the mutex protects.
+  private struct Waiting {
+    var parcels: [Parcel] = []
+    /// Whether a drain is enqueued and has not started: it will take the parcels posted until
+    /// then.
+    var isScheduled = false
+  }
+
+  let queue: DispatchQueue
+  private let waiting = LockedValue(Waiting())
+
+  private init(queue: DispatchQueue) {
+    self.queue = queue
+  }
+
+  /// The mailboxes alive, by queue (a mailbox holds its queue, so an identifier cannot be reused
+  /// while its mailbox lives).
+  private static let registry = LockedValue([ObjectIdentifier: WeakMailbox]())
+
+  /// The mailbox of `queue`, made when no subscription of the queue holds one.
+  static func mailbox(for queue: DispatchQueue) -> DeliveryMailbox {
+    registry.withLock { registry in
+      let key = ObjectIdentifier(queue)
+      if let existing = registry[key]?.mailbox { return existing }
+      let made = DeliveryMailbox(queue: queue)
+      registry[key] = WeakMailbox(mailbox: made)
+      return made
+    }
+  }
+
+  deinit {
+    let key = ObjectIdentifier(queue)
+    Self.registry.withLock { registry in
+      if registry[key]?.mailbox == nil { registry[key] = nil }
+    }
+  }
+
+  /// Adds parcels, in order, after those waiting; enqueues a drain unless one that has not
+  /// started is enqueued already.
+  func post(_ parcels: [Parcel]) {
+    guard !parcels.isEmpty else { return }
+    let schedules = waiting.withLock { waiting in
+      waiting.parcels.append(contentsOf: parcels)
+      guard !waiting.isScheduled else { return false }
+      waiting.isScheduled = true
+      return true
+    }
+    if schedules { queue.async { self.drain() } }
+  }
+
+  /// Delivers the parcels waiting when it starts.
+  private func drain() {
+    let parcels = waiting.withLock { waiting in
+      waiting.isScheduled = false
+      defer { waiting.parcels = [] }
+      return waiting.parcels
+    }
+    var served: [SubscriptionCore] = []
+    var isServed = Set<ObjectIdentifier>()
+    for parcel in parcels {
+      parcel.subscription.deliver(parcel.records)
+      if isServed.insert(ObjectIdentifier(parcel.subscription)).inserted {
+        served.append(parcel.subscription)
+      }
+    }
+    for subscription in served { subscription.endDelivery() }
+  }
+}
+
+/// A registry entry that does not keep its mailbox alive.
+private struct WeakMailbox {
+  weak var mailbox: DeliveryMailbox?
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import Datasync
+
+/// Delivery in batches per queue: callback subscriptions keep every event, in order, however far
+/// behind their queue is, and work enqueued after a write still runs after its events.
+@Suite(.timeLimit(.minutes(1))) struct DeliveryMailboxTests {
+  @Test func aBlockedQueueGetsEveryEventInOrderOnceReleased() throws {
+    let queue = DispatchQueue(label: "test.mailbox.blocked")
+    let manager = makeApplication().datasyncService.createManager()
+    let list = try manager.nodeThrows(for: "list")
+    try waitForResult { list.set(["k000": 0], queue: $0, then: $1) }
+    let additions = EventRecorder()
+    let values = EventRecorder()
+    let childSubscription = list.subscribe(
+      to: .childAddition, stores: false, queue: queue, onEvent: additions.record)
+    let valueSubscription = list.subscribe(
+      to: .valueChange, stores: false, queue: queue, onEvent: values.record)
+    #expect(values.wait(forCount: 1))
+
+    let release = DispatchSemaphore(value: 0)
+    queue.async { release.wait() }
+    let writes = 200
+    for index in 1...writes {
+      list.relativeNode(for: String(format: "k%03d", index))!.set(index, queue: queue)
+    }
+    release.signal()
+
+    #expect(additions.wait(forCount: 1 + writes))
+    #expect(values.wait(forCount: 1 + writes))
+    let keys = additions.recorded.map(\.key.value)
+    #expect(keys == (0...writes).map { String(format: "k%03d", $0) })
+    #expect(values.recorded.map { $0.value.asDictionary()?.count ?? 0 } == Array(1...(1 + writes)))
+    withExtendedLifetime((childSubscription, valueSubscription)) {}
+  }
+
+  @Test func workEnqueuedAfterAWriteRunsAfterItsEvents() throws {
+    let queue = DispatchQueue(label: "test.mailbox.barrier")
+    let manager = makeApplication().datasyncService.createManager()
+    let counter = try manager.nodeThrows(for: "counter")
+    let events = EventRecorder()
+    let subscription = counter.subscribe(
+      to: .valueChange, stores: false, queue: queue, onEvent: events.record)
+    #expect(events.wait(forCount: 1))
+    for value in 1...50 {
+      counter.set(value, queue: queue)
+      let seen = queue.sync { events.recorded.last?.value.asInt }
+      #expect(seen == value)
+    }
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func anAnswerComesAfterTheEventsOfItsWriteOnTheSameQueue() throws {
+    let queue = DispatchQueue(label: "test.mailbox.answer")
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try manager.nodeThrows(for: "answered")
+    let order = Shared<[String]>([])
+    let subscription = node.subscribe(
+      to: .value(change: true, acknowledgement: true), stores: false, queue: queue,
+      onEvent: { event in
+        order.update { $0.append(event.eventType == .valueChange ? "change" : "ack") }
+      })
+    let answered = DispatchSemaphore(value: 0)
+    queue.sync {}
+    order.update { $0.removeAll() }
+    node.set(1, queue: queue) { _ in
+      order.update { $0.append("answer") }
+      answered.signal()
+    }
+    #expect(answered.wait(timeout: .now() + 10) == .success)
+    queue.sync {}
+    #expect(order.current.last == "answer")
+    #expect(order.current.contains("change"))
+    withExtendedLifetime(subscription) {}
+  }
+}
