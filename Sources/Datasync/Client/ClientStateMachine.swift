@@ -11,20 +11,20 @@ import Foundation
 /// Writes come checked against the limits of paths (``WriteOperation/checkLimits()``); an answer
 /// of the back end to a request the client no longer waits for is ignored.
 struct ClientStateMachine {
-  private struct Listen {
+  struct Listen {
     /// The number of views at the listened path.
     var viewCount = 0
     /// Whether the back end has sent the complete data of the path.
     var isComplete = false
   }
 
-  private var cache = ClientCache()
-  private var views = ClientViews()
-  private var listens: [DatasyncPath: Listen] = [:]
-  private var requests = RequestLedger()
+  var cache = ClientCache()
+  var views = ClientViews()
+  var listens: [DatasyncPath: Listen] = [:]
+  var requests = RequestLedger()
   private var runningTransactions = RunningTransactions()
   /// The back end's clock minus the local clock, as last announced (kept while disconnected).
-  private var clockOffset: TimeInterval = 0
+  var clockOffset: TimeInterval = 0
   /// Whether the application lets the client connect.
   private(set) var isConnectionEnabled = true
   private(set) var state = DatasyncState.disconnected
@@ -33,9 +33,9 @@ struct ClientStateMachine {
   private(set) var authentication: DatasyncAuthentication?
   /// The token the back end last accepted, sent again first on every reconnection (a connection
   /// starts unauthenticated); nil when unauthenticated.
-  private var token: String?
+  var token: String?
   /// The authentication with ``token`` sent on reconnection, until the back end answers it.
-  private var reauthentication: RequestIdentifier?
+  var reauthentication: RequestIdentifier?
 
   /// What the cache holds at a path (null when nothing is known).
   func cachedValue(at path: DatasyncPath) -> JSONValue {
@@ -225,7 +225,7 @@ struct ClientStateMachine {
   }
 
   /// Drops the cached data of a path that no listen keeps up to date any more.
-  private mutating func forget(_ path: DatasyncPath) {
+  mutating func forget(_ path: DatasyncPath) {
     guard !isCovered(path), !listens.keys.contains(where: { path.isAncestor(of: $0) })
     else { return }
     cache.forget(path)
@@ -263,171 +263,16 @@ struct ClientStateMachine {
         + "complete value (subscribe to the node, or set it, to keep it in the cache)")
   }
 
-  // MARK: Messages from the back end
-
-  /// Whether a change from the back end writes at, above or below a location the client listens
-  /// to. A change sent before the back end learnt of an unlisten is dropped, so that the cache
-  /// never holds data that nothing keeps up to date.
-  private func concernsAListen(_ operation: WriteOperation) -> Bool {
-    let written = operation.writtenPaths
-    for path in written {
-      var location: DatasyncPath? = path
-      while let current = location {
-        if listens[current] != nil { return true }
-        location = current.parent
-      }
-    }
-    return listens.keys.contains { listened in
-      written.contains { $0.isAncestorOrSelf(of: listened) }
-    }
-  }
-
-  /// Handles a message of the back end.
-  ///
-  /// While disconnected, only the start and the end of a connection count: anything else comes
-  /// from a connection the application disabled (or that dropped) before its end reached the
-  /// client, and describes a session that no longer exists.
-  mutating func receive(_ message: BackEndMessage) -> [ClientEffect] {
-    var effects: [ClientEffect] = []
-    switch message {
-    case .connected, .disconnected: break
-    default: guard state != .disconnected else { return [] }
-    }
-    switch message {
-    case .connected(let offset):
-      guard isConnectionEnabled else { break }
-      clockOffset = offset
-      // Authentications first, so that the rules check what follows as their identity: the
-      // kept token (a connection starts unauthenticated), then those made while disconnected;
-      // then the listens, in a stable order, so that the queued requests find them renewed.
-      if let token {
-        let identifier = requests.makeIdentifier()
-        reauthentication = identifier
-        effects.append(.send(.authenticate(identifier, token: token)))
-      }
-      requests.sendQueuedAuthentications(into: &effects)
-      for path in listens.keys.sorted(by: { $0.string < $1.string }) {
-        effects.append(.send(.listen(path)))
-      }
-      requests.sendQueued(into: &effects)
-      changeState(to: .connected(clockOffset: offset), into: &effects)
-    case .disconnected:
-      abandonAuthentications(includingUnsent: false, into: &effects)
-      changeState(to: .disconnected, into: &effects)
-    case .listenData(let path, let value):
-      guard listens[path] != nil else { break }
-      views.events(of: cache.applyServer(.set(path, value)), cache: cache, into: &effects)
-      listens[path]?.isComplete = true
-      views.complete(where: { path.isAncestorOrSelf(of: $0.path) }, cache: cache, into: &effects)
-    case .changed(let operation):
-      guard concernsAListen(operation) else { break }
-      views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
-    case .acknowledged(let identifier, _) where requests.isAwaitingAuthentication(identifier):
-      _ = requests.takeAuthentication(identifier)
-      token = nil
-      setAuthentication(nil, into: &effects)
-      effects.append(.answerAuthentication(identifier, .success(nil)))
-    case .acknowledged(let identifier, let announced):
-      let value: JSONValue
-      if case .set(_, let written)? = announced { value = written } else { value = .null }
-      acknowledge(identifier, announced: announced, answer: value, into: &effects)
-    case .acknowledgedAsChanged(let identifier, let written):
-      acknowledge(identifier, announced: nil, answer: written, into: &effects)
-    case .rejected(let identifier, _, _) where identifier == reauthentication:
-      // The kept token was revoked while disconnected: the back end checks the renewed listens
-      // as unauthenticated and revokes those that needed the identity.
-      reauthentication = nil
-      token = nil
-      setAuthentication(nil, into: &effects)
-    case .rejected(let identifier, let error, _) where requests.isAwaitingAuthentication(identifier):
-      _ = requests.takeAuthentication(identifier)
-      effects.append(.answerAuthentication(identifier, .failure(error)))
-    case .rejected(let identifier, let error, let current):
-      _ = requests.takeRead(identifier)
-      if let change = cache.reject(identifier, current: current) {
-        views.events(of: change, cache: cache, into: &effects)
-      }
-      effects.append(.answer(identifier, .failure(error)))
-    case .value(let identifier, let value):
-      guard let path = requests.takeRead(identifier) else { break }
-      views.events(of: cache.applyServer(.set(path, value)), cache: cache, into: &effects)
-      effects.append(.answer(identifier, .success(cache.value(at: path))))
-    case .revoked(let path, let error):
-      revoke(at: path, error: error, into: &effects)
-    case .authenticated(let identifier, let identity) where identifier == reauthentication:
-      reauthentication = nil
-      setAuthentication(identity, into: &effects)
-    case .authenticated(let identifier, let identity):
-      guard case .authenticate(_, let accepted)? = requests.takeAuthentication(identifier) else {
-        break
-      }
-      token = accepted
-      setAuthentication(identity, into: &effects)
-      effects.append(.answerAuthentication(identifier, .success(identity)))
-    case .authenticationChanged(let identity):
-      if identity == nil { token = nil }
-      setAuthentication(identity, into: &effects)
-    }
-    return effects
-  }
-
-  /// Removes an acknowledged write from the pending ones (applying `announced` to the back end's
-  /// data), raising the events of what differs and the acknowledgement events, and answers it.
-  private mutating func acknowledge(
-    _ identifier: RequestIdentifier, announced: WriteOperation?, answer: JSONValue,
-    into effects: inout [ClientEffect]
-  ) {
-    if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
-      if let change { views.events(of: change, cache: cache, into: &effects) }
-      views.acknowledgements(of: acknowledged, cache: cache, into: &effects)
-    }
-    effects.append(.answer(identifier, .success(answer)))
-  }
-
-  /// Fails the authentication requests waiting for the back end (those not sent yet too when
-  /// `includingUnsent`), as the connection dropped: it comes back unauthenticated, and is
-  /// authenticated again with the kept token on reconnection. A failed sign-out forgets the
-  /// token.
-  private mutating func abandonAuthentications(
-    includingUnsent: Bool, into effects: inout [ClientEffect]
-  ) {
-    reauthentication = nil
-    for request in requests.abandonAuthentications(includingUnsent: includingUnsent) {
-      guard let identifier = request.identifier else { continue }
-      if case .signOut = request {
-        token = nil
-        setAuthentication(nil, into: &effects)
-      }
-      let error = WebcomError(
-        .disconnected,
-        "the connection was lost or disabled before the back end answered the authentication")
-      effects.append(.answerAuthentication(identifier, .failure(error)))
-    }
-  }
+  // MARK: Helpers
 
   /// Changes the identity, telling the observers when it differs.
-  private mutating func setAuthentication(
+  mutating func setAuthentication(
     _ identity: DatasyncAuthentication?, into effects: inout [ClientEffect]
   ) {
     guard identity != authentication else { return }
     authentication = identity
     effects.append(.changeAuthentication(identity))
   }
-
-  /// Ends the subscriptions at or below a path the back end stopped serving, and drops the data
-  /// no listen keeps up to date any more.
-  private mutating func revoke(
-    at path: DatasyncPath, error: WebcomError, into effects: inout [ClientEffect]
-  ) {
-    let revoked = views.removeViews(atOrBelow: path)
-    for listened in listens.keys where path.isAncestorOrSelf(of: listened) {
-      listens[listened] = nil
-    }
-    forget(path)
-    if !revoked.isEmpty { effects.append(.revoke(revoked, error)) }
-  }
-
-  // MARK: Helpers
 
   private mutating func request(_ make: (RequestIdentifier) -> ClientRequest) -> (
     RequestIdentifier, [ClientEffect]
@@ -444,7 +289,7 @@ struct ClientStateMachine {
       request, isConnected: state != .disconnected && isConnectionEnabled, into: &effects)
   }
 
-  private mutating func changeState(to state: DatasyncState, into effects: inout [ClientEffect]) {
+  mutating func changeState(to state: DatasyncState, into effects: inout [ClientEffect]) {
     guard state != self.state else { return }
     self.state = state
     effects.append(.changeState(state))

@@ -136,12 +136,6 @@ final class DatasyncClient: Sendable {
     compute: @escaping @Sendable (JSONValue) -> WebcomResult<JSONValue?>,
     completion: @escaping @Sendable (TransactionRetries.Outcome) -> Void
   ) {
-    let (current, isAborted) = guarded.withLock { $0.machine.transactionAttempt(token) }
-    let newValue: JSONValue
-    switch retries.start(current: current, isAborted: isAborted, compute: compute) {
-    case .finish(let outcome): return completion(outcome)
-    case .write(let value): newValue = value
-    }
     let answer: Answer = { [weak self] result in
       var retries = retries
       switch retries.decide(after: result) {
@@ -152,11 +146,41 @@ final class DatasyncClient: Sendable {
         self?.runTransactionAttempt(token, retries, compute: compute, completion: completion)
       }
     }
-    do throws(WebcomError) {
-      try write(.compareAndSet(retries.path, expected: current, value: newValue), answer: answer)
-    } catch {
-      completion(.failure(error))
+    while true {
+      let (current, isAborted) = guarded.withLock { $0.machine.transactionAttempt(token) }
+      let operation: WriteOperation
+      switch retries.start(current: current, isAborted: isAborted, compute: compute) {
+      case .finish(let outcome): return completion(outcome)
+      case .write(let value):
+        operation = .compareAndSet(retries.path, expected: current, value: value)
+      }
+      do throws(WebcomError) {
+        try operation.checkLimits()
+      } catch {
+        return completion(.failure(error))
+      }
+      if sendUnlessChanged(operation, token: token, read: current, answer: answer) { return }
     }
+  }
+
+  /// Sends a transaction's compare-and-set unless another write of this client changed the
+  /// value (or aborted the transaction) since `compute` read it: computing again then costs no
+  /// round trip and no attempt, so a client's own concurrent transactions never conflict at the
+  /// back end. Returns whether it was sent.
+  private func sendUnlessChanged(
+    _ operation: WriteOperation, token: UInt64, read: JSONValue, answer: @escaping Answer
+  ) -> Bool {
+    let now = Date()
+    var isSent = false
+    update { guarded in
+      let attempt = guarded.machine.transactionAttempt(token)
+      guard !attempt.isAborted, attempt.current == read else { return [] }
+      let (identifier, effects) = guarded.machine.write(operation, now: now)
+      guarded.answers[identifier] = answer
+      isSent = true
+      return effects
+    }
+    return isSent
   }
 
   // MARK: Authentication

@@ -60,7 +60,7 @@ import Testing
     let counter = try manager.nodeThrows(for: "transactions")
     let group = DispatchGroup()
     let answers = DispatchQueue(label: "test.answers")
-    let failures = Shared(0)
+    let failures = Shared<[String]>([])
     for _ in 0..<4 {
       group.enter()
       Thread.detachNewThread {
@@ -69,7 +69,7 @@ import Testing
           counter.transaction({ .set(($0.asInt ?? 0) + 1) }, queue: answers) { result in
             if case .success(let outcome) = result, outcome.committed {
             } else {
-              failures.update { $0 += 1 }
+              failures.update { $0.append("\(result)") }
             }
             group.leave()
           }
@@ -78,7 +78,9 @@ import Testing
       }
     }
     #expect(group.wait(timeout: .now() + 60) == .success)
-    #expect(failures.current == 0)
+    #expect(
+      failures.current.isEmpty,
+      "\(failures.current.count) failed, first: \(failures.current.first ?? "")")
     #expect(try waitForResult { counter.value(queue: $0, then: $1) }.asInt == 1_000)
   }
 
