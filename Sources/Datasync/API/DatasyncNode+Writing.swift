@@ -176,7 +176,10 @@ extension DatasyncNode {
   ///
   /// A plain write of this service (`set`, `clear`, `merge`, `push`) at, above or below the node
   /// while the transaction runs aborts it: it is not re-run and reports `committed == false`
-  /// (unless the write it had already sent succeeds at the back end).
+  /// (unless the write it had already sent succeeds at the back end). When another transaction
+  /// of this service changed the value while `function` ran, `function` runs again at once with
+  /// that value, without a round trip and without using up one of the 25 attempts: a service's
+  /// own transactions never conflict with each other at the back end.
   ///
   /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
   ///

@@ -84,6 +84,33 @@ import Testing
     #expect(try waitForResult { counter.value(queue: $0, then: $1) }.asInt == 1_000)
   }
 
+  @Test func aClientsOwnTransactionsDoNotConflictAtTheBackEnd() throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let counter = try manager.nodeThrows(for: "counter")
+    let nested = CallbackCounter()
+    let calls = Shared(0)
+    // Each time the outer function runs (30 times), another transaction of the same client
+    // changes the value first: the outer one computes again at once rather than sending a
+    // compare-and-set bound to fail, so it never uses up its 25 attempts.
+    let outcome = try waitForResult { queue, then in
+      counter.transaction(
+        { current in
+          if calls.update({
+            $0 += 1
+            return $0
+          }) <= 30 {
+            counter.transaction({ .set(($0.asInt ?? 0) + 1) }, queue: queue, then: nested.record)
+          }
+          return .set((current.asInt ?? 0) + 1)
+        }, queue: queue, then: then)
+    }
+    #expect(outcome.committed)
+    #expect(outcome.value.asInt == 31)
+    #expect(nested.wait(for: 30))
+    #expect(nested.failed.isEmpty)
+    #expect(calls.current == 31)
+  }
+
   @Test func subscribersOnManyThreadsSeeEveryWriteInOrder() throws {
     let manager = makeApplication().datasyncService.createManager()
     let node = try manager.nodeThrows(for: "shared")
