@@ -171,8 +171,8 @@ extension DatasyncNode {
   /// writes it only if the value did not change meanwhile; otherwise `function` runs again with
   /// the newer value (at most 25 times).
   ///
-  /// `function` first runs on the calling thread, re-runs on an internal queue; it must not
-  /// block.
+  /// `function` first runs on the calling thread, and again there or on an internal queue; it
+  /// must not block.
   ///
   /// A plain write of this service (`set`, `clear`, `merge`, `push`) at, above or below the node
   /// while the transaction runs aborts it: it is not re-run and reports `committed == false`
