@@ -65,20 +65,20 @@ import Testing
       server.request("PUT", "/users/alice.json?auth=owner", body: #"{"name":"Alice"}"#).status
         == 200)
     let alice = RemoteClient("alice", server: server)
-    let values = RemoteLog<String>()
-    let completions = RemoteLog<DatasyncSubscriptionCompletion>()
+    let values = Recorder<String>()
+    let completions = Recorder<DatasyncSubscriptionCompletion>()
     try alice.node("users").subscribe(
       to: .valueChange, queue: DispatchQueue(label: "test.values"),
       onEvent: { values.append($0.value.json) }, onCompletion: completions.append)
     // Unauthenticated, the listen of /users is refused.
-    #expect(completions.wait(count: 1).first?.error?.code == .permissionDenied)
+    #expect(completions.wait(for: 1).first?.error?.code == .permissionDenied)
 
-    let mine = RemoteLog<String>()
+    let mine = Recorder<String>()
     try authenticate(alice, "alice-token")
     try alice.node("users/alice").subscribe(
       to: .valueChange, queue: DispatchQueue(label: "test.mine"),
       onEvent: { mine.append($0.value.json) })
-    #expect(mine.wait(count: 1) == [#"{"name":"Alice"}"#])
+    #expect(mine.wait(for: 1) == [#"{"name":"Alice"}"#])
     #expect(values.all.isEmpty)
   }
 
@@ -86,15 +86,15 @@ import Testing
     let server = try server()
     let alice = RemoteClient("alice", server: server)
     try authenticate(alice, "alice-token")
-    let completions = RemoteLog<DatasyncSubscriptionCompletion>()
-    let values = RemoteLog<String>()
+    let completions = Recorder<DatasyncSubscriptionCompletion>()
+    let values = Recorder<String>()
     try alice.node("users/alice").subscribe(
       to: .valueChange, queue: DispatchQueue(label: "test.values"),
       onEvent: { values.append($0.value.json) }, onCompletion: completions.append)
-    #expect(values.wait(count: 1) == ["null"])
+    #expect(values.wait(for: 1) == ["null"])
     try alice.wait { queue, then in
       alice.application.authenticationService.signOut(queue: queue, then: then)
     }
-    #expect(completions.wait(count: 1).first?.error?.code == .permissionDenied)
+    #expect(completions.wait(for: 1).first?.error?.code == .permissionDenied)
   }
 }

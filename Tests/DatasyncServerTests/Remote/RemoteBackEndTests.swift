@@ -12,7 +12,7 @@ import Testing
     let alice = RemoteClient("alice", server: server)
     let bob = RemoteClient("bob", server: server)
     #expect(alice.states.wait(connected: true))
-    let events = RemoteLog<String>()
+    let events = Recorder<String>()
     try alice.node("room").subscribe(
       to: .child(addition: true, change: true, removal: true),
       queue: DispatchQueue(label: "test.events"), onEvent: { events.append(describeRemote($0)) })
@@ -28,18 +28,18 @@ import Testing
     let alice = RemoteClient("alice", server: server)
     let queue = DispatchQueue(label: "test.events")
     for round in 0..<10 {
-      let events = RemoteLog<String>()
+      let events = Recorder<String>()
       // Written at once after subscribing: the stream may start before or after the write.
       try alice.node("r\(round)").subscribe(
         to: .child(addition: true, change: true, removal: true), queue: queue,
         onEvent: { events.append(describeRemote($0)) })
-      let answers = RemoteLog<Bool>()
+      let answers = Recorder<Bool>()
       for value in 1...5 {
         try alice.node("r\(round)/a").set(value, queue: queue) {
           answers.append((try? $0.get()) != nil)
         }
       }
-      #expect(answers.wait(count: 5) == Array(repeating: true, count: 5))
+      #expect(answers.wait(for: 5) == Array(repeating: true, count: 5))
       try alice.wait { queue, then in
         try! alice.node("r\(round)/b").set(0, queue: queue, then: then)
       }

@@ -93,12 +93,12 @@ import Testing
   }
 
   private func client(of server: ScriptedServer, options: RemoteOptions = fastRemoteOptions)
-    -> (RemoteClient, RemoteLog<String>, RemoteLog<DatasyncSubscriptionCompletion>)
+    -> (RemoteClient, Recorder<String>, Recorder<DatasyncSubscriptionCompletion>)
   {
     let url = URL(string: "http://127.0.0.1:\(server.http.port)")!
     let client = RemoteClient(url: url, options: options)
-    let values = RemoteLog<String>()
-    let completions = RemoteLog<DatasyncSubscriptionCompletion>()
+    let values = Recorder<String>()
+    let completions = Recorder<DatasyncSubscriptionCompletion>()
     try! client.node("room").subscribe(
       to: .valueChange, queue: DispatchQueue(label: "test.values"),
       onEvent: { values.append($0.value.json) }, onCompletion: completions.append)
@@ -127,7 +127,7 @@ import Testing
     let server = try ScriptedServer { _ in .status(403) }
     let (client, values, completions) = client(of: server)
     defer { withExtendedLifetime(client) {} }
-    guard case .revoked(let error)? = completions.wait(count: 1).first else {
+    guard case .revoked(let error)? = completions.wait(for: 1).first else {
       Issue.record("the subscription was not revoked: \(completions.all)")
       return
     }
@@ -140,7 +140,7 @@ import Testing
     let server = try ScriptedServer { _ in .json(#"{"a":1}"#) }
     let (client, values, completions) = client(of: server)
     defer { withExtendedLifetime(client) {} }
-    let error = completions.wait(count: 1).first?.error
+    let error = completions.wait(for: 1).first?.error
     #expect(error?.code == .decodingFailed)
     #expect(
       error?.message.contains("not text/event-stream") == true, "\(String(describing: error))")

@@ -34,14 +34,14 @@ import Testing
   func randomWritesOfTwoClientsConverge(seed: UInt64) throws {
     let server = try TestDatabaseServer()
     let clients = [RemoteClient("alice", server: server), RemoteClient("bob", server: server)]
-    let childLogs = clients.map { _ in RemoteLog<DatasyncEvent>() }
+    let childLogs = clients.map { _ in Recorder<DatasyncEvent>() }
     for (client, log) in zip(clients, childLogs) {
       try client.node("room").subscribe(
         to: .child(addition: true, change: true, removal: true), queue: events,
         onEvent: log.append)
     }
     var random = SplitMix(seed: seed)
-    let answers = RemoteLog<Bool>()
+    let answers = Recorder<Bool>()
     for _ in 0..<60 {
       let client = clients[Int.random(in: 0..<2, using: &random)]
       let key = ["a", "b", "c", "d"].randomElement(using: &random)!
@@ -57,7 +57,7 @@ import Testing
       default: node.clear(queue: events, then: record)
       }
     }
-    #expect(answers.wait(count: 60).allSatisfy { $0 })
+    #expect(answers.wait(for: 60).allSatisfy { $0 })
     let stored = try server.server.database().value(at: DatasyncPath(parsing: "/room"))
     let expected = Self.children(of: stored)
     for log in childLogs {
@@ -74,14 +74,14 @@ import Testing
         requestTimeout: 5, idleTimeout: 5,
         reconnection: RemoteReconnectionPolicy(initialDelay: 0.2, maximumDelay: 0.2, jitter: 0)))
     let bob = RemoteClient("bob", server: server)
-    let log = RemoteLog<String>()
+    let log = Recorder<String>()
     try alice.node("list").subscribe(
       to: .child(addition: true, change: true, removal: true), queue: events,
       onEvent: { log.append(describeRemote($0)) })
     for key in ["a", "b", "c"] {
       try bob.wait { queue, then in try! bob.node("list/\(key)").set(1, queue: queue, then: then) }
     }
-    #expect(log.wait(count: 3).count == 3)
+    #expect(log.wait(for: 3).count == 3)
 
     server.server.closeStreams()
     #expect(alice.states.wait(connected: false))
@@ -104,18 +104,18 @@ import Testing
     let alice = RemoteClient("alice", server: server)
     let bob = RemoteClient("bob", server: server)
     #expect(alice.states.wait(connected: true))
-    let values = RemoteLog<String>()
+    let values = Recorder<String>()
     try bob.node("counter").subscribe(
       to: .valueChange, queue: events, onEvent: { values.append($0.value.json) })
-    values.wait(count: 1)
+    values.wait(for: 1)
     alice.application.datasyncService.isConnectionEnabled = false
     #expect(alice.states.wait(connected: false))
-    let answers = RemoteLog<Bool>()
+    let answers = Recorder<Bool>()
     for value in 1...20 {
       try alice.node("counter").set(value, queue: events) { answers.append((try? $0.get()) != nil) }
     }
     alice.application.datasyncService.isConnectionEnabled = true
-    #expect(answers.wait(count: 20).allSatisfy { $0 })
+    #expect(answers.wait(for: 20).allSatisfy { $0 })
     let seen = values.wait { $0.last == "20" }.compactMap(Int.init)
     #expect(seen.last == 20)
     #expect(seen == seen.sorted(), "Bob saw \(seen)")
@@ -125,10 +125,10 @@ import Testing
     let server = try TestDatabaseServer(
       rules: try DatasyncRules(json: #"{"rules": {".read": true, "open": {".write": true}}}"#))
     let alice = RemoteClient("alice", server: server)
-    let log = RemoteLog<String>()
+    let log = Recorder<String>()
     try alice.node("locked").subscribe(
       to: .valueChange, queue: events, onEvent: { log.append($0.value.json) })
-    log.wait(count: 1)
+    log.wait(for: 1)
     let error = #expect(throws: WebcomError.self) {
       try alice.wait { queue, then in try! alice.node("locked").set(5, queue: queue, then: then) }
     }
@@ -148,7 +148,7 @@ import Testing
     let alice = RemoteClient("alice", server: first)
     let bob = RemoteClient("bob", server: first)
     let queue = DispatchQueue(label: "test.restart")
-    let logs = [RemoteLog<String>(), RemoteLog<String>()]
+    let logs = [Recorder<String>(), Recorder<String>()]
     for (client, log) in zip([alice, bob], logs) {
       try client.node("list").subscribe(
         to: .child(addition: true, change: true, removal: true), queue: queue,
@@ -156,13 +156,13 @@ import Testing
     }
     try alice.wait { queue, then in try! alice.node("list/a").set(1, queue: queue, then: then) }
     try bob.wait { queue, then in try! bob.node("list/b").set(1, queue: queue, then: then) }
-    for log in logs { #expect(log.wait(count: 2).sorted() == ["+a 1", "+b 1"]) }
+    for log in logs { #expect(log.wait(for: 2).sorted() == ["+a 1", "+b 1"]) }
 
     first.server.stop()
     #expect(alice.states.wait(connected: false))
     #expect(bob.states.wait(connected: false))
     // Written while the server is down: sent once it is back.
-    let answered = RemoteLog<Bool>()
+    let answered = Recorder<Bool>()
     try alice.node("list/c").set(1, queue: queue) { answered.append((try? $0.get()) != nil) }
     var configuration = DatabaseServer.Configuration(host: "127.0.0.1", port: port)
     configuration.rules = .open
@@ -170,7 +170,7 @@ import Testing
     let second = try DatabaseServer(configuration: configuration)
     defer { second.stop() }
 
-    #expect(answered.wait(count: 1) == [true])
+    #expect(answered.wait(for: 1) == [true])
     try bob.wait { queue, then in try! bob.node("list/a").clear(queue: queue, then: then) }
     for log in logs {
       let seen = log.wait { $0.contains("-a") && $0.contains("+c 1") }

@@ -14,7 +14,7 @@ let fastRemoteOptions = RemoteOptions(
 struct RemoteClient {
   let application: WebcomApplication
   let manager: DatasyncManager
-  let states = RemoteStateLog()
+  let states = Recorder<DatasyncState>()
   private let observation: DatasyncStateObservation
 
   init(
@@ -50,54 +50,16 @@ struct RemoteClient {
     timeout: TimeInterval = 10,
     _ start: (DispatchQueue, @escaping @Sendable (WebcomResult<T>) -> Void) -> Void
   ) throws -> T {
-    let result = RemoteLog<WebcomResult<T>>()
+    let result = Recorder<WebcomResult<T>>()
     start(DispatchQueue(label: "test.result")) { result.append($0) }
-    guard let outcome = result.wait(count: 1, timeout: timeout).first else {
-      throw RemoteTestTimeout()
+    guard let outcome = result.wait(for: 1, timeout: timeout).first else {
+      throw TestClientError(description: "no callback within \(timeout) s")
     }
     return try outcome.get()
   }
 }
 
-/// A wait that ran out of time.
-struct RemoteTestTimeout: Error {}
-
-/// Values recorded from any thread, with bounded waits.
-final class RemoteLog<Value: Sendable>: @unchecked Sendable {
-  /// Protects `values`; signalled on each append.
-  private let condition = NSCondition()
-  private var values: [Value] = []
-
-  func append(_ value: Value) {
-    condition.withLock {
-      values.append(value)
-      condition.broadcast()
-    }
-  }
-
-  var all: [Value] { condition.withLock { values } }
-
-  /// Waits (at most `timeout` seconds) until `predicate` holds; returns the values.
-  @discardableResult
-  func wait(timeout: TimeInterval = 10, until predicate: ([Value]) -> Bool) -> [Value] {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    return condition.withLock {
-      while !predicate(values) && condition.wait(until: deadline) {}
-      return values
-    }
-  }
-
-  /// Waits until at least `count` values are recorded.
-  @discardableResult
-  func wait(count: Int, timeout: TimeInterval = 10) -> [Value] {
-    wait(timeout: timeout) { $0.count >= count }
-  }
-}
-
-/// The connection states a client went through.
-typealias RemoteStateLog = RemoteLog<DatasyncState>
-
-extension RemoteLog where Value == DatasyncState {
+extension Recorder where Value == DatasyncState {
   /// Waits until the last state is connected (or disconnected); whether it is.
   @discardableResult
   func wait(connected: Bool, timeout: TimeInterval = 10) -> Bool {

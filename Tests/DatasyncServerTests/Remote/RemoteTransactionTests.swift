@@ -11,7 +11,7 @@ import Testing
     let server = try TestDatabaseServer()
     let clients = [RemoteClient("alice", server: server), RemoteClient("bob", server: server)]
     let perClient = 15
-    let results = RemoteLog<Int>()
+    let results = Recorder<Int>()
     let increment: DatasyncTransaction.Function = { .set(($0.asInt ?? 0) + 1) }
     // Each client runs its operations one after the other, alternating both kinds.
     DispatchQueue.concurrentPerform(iterations: clients.count) { index in
@@ -31,7 +31,7 @@ import Testing
         }
       }
     }
-    let all = results.wait(count: 2 * perClient, timeout: 30)
+    let all = results.wait(for: 2 * perClient, timeout: 30)
     #expect(all.count == 2 * perClient)
     #expect(all.allSatisfy { $0 == 1 }, "\(all)")
     #expect(

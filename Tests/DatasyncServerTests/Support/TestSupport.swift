@@ -20,9 +20,15 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
   /// them.
   @discardableResult
   func wait(for count: Int, timeout: TimeInterval = 10) -> [Value] {
+    wait(timeout: timeout) { $0.count >= count }
+  }
+
+  /// Waits (at most `timeout` seconds) until `predicate` holds; returns the values.
+  @discardableResult
+  func wait(timeout: TimeInterval = 10, until predicate: ([Value]) -> Bool) -> [Value] {
     let deadline = Date(timeIntervalSinceNow: timeout)
     return condition.withLock {
-      while values.count < count && condition.wait(until: deadline) {}
+      while !predicate(values) && condition.wait(until: deadline) {}
       return values
     }
   }
