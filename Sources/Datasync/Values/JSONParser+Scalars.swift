@@ -1,4 +1,17 @@
 extension JSONParser {
+  mutating func expect(_ literal: StaticString, value: JSONValue) throws(Failure)
+    -> JSONValue
+  {
+    let count = literal.utf8CodeUnitCount
+    guard index + count <= bytes.count else { throw malformed("unexpected end") }
+    let literalBytes = UnsafeRawBufferPointer(start: literal.utf8Start, count: count)
+    for offset in 0..<count where bytes[index + offset] != literalBytes[offset] {
+      throw malformed("unexpected character")
+    }
+    index += count
+    return value
+  }
+
   mutating func parseNumber() throws(Failure) -> JSONValue {
     let start = index
     if bytes[index] == UInt8(ascii: "-") { index += 1 }

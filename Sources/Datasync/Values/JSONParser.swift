@@ -253,19 +253,6 @@ struct JSONParser {
     }
   }
 
-  private mutating func expect(_ literal: StaticString, value: JSONValue) throws(Failure)
-    -> JSONValue
-  {
-    let count = literal.utf8CodeUnitCount
-    guard index + count <= bytes.count else { throw malformed("unexpected end") }
-    let literalBytes = UnsafeRawBufferPointer(start: literal.utf8Start, count: count)
-    for offset in 0..<count where bytes[index + offset] != literalBytes[offset] {
-      throw malformed("unexpected character")
-    }
-    index += count
-    return value
-  }
-
   private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
     skipWhitespace()
     guard index < bytes.count else { throw malformed("unexpected end") }
