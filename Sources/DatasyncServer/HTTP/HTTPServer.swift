@@ -79,6 +79,31 @@ public final class HTTPServer: Sendable {
     openConnections.wait(untilAtMost: count, deadline: Date(timeIntervalSinceNow: timeout.seconds))
   }
 
+  /// The descriptors and the thread a running server holds, to check that stopping releases
+  /// them all.
+  package struct HeldResources: Sendable {
+    /// The listening socket and the connections' sockets.
+    package let sockets: [Int32]
+    /// The pipe that wakes the loop.
+    package let pipe: [Int32]
+    /// The `epoll` descriptor (nil with the portable poller).
+    package let poller: Int32?
+    /// The loop thread's kernel identifier (nil where `/proc` does not say).
+    package let threadID: Int32?
+  }
+
+  /// What the server holds now, read on its loop thread; nil once it stopped.
+  package func heldResources() -> HeldResources? {
+    let answer = LockedValue<HeldResources?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let accepted = mailbox.execute { loop in
+      answer.withLock { $0 = loop.heldResources() }
+      done.signal()
+    }
+    guard accepted, done.wait(timeout: .now() + 10) == .success else { return nil }
+    return answer.withLock { $0 }
+  }
+
   /// Stops serving: closes the listener and every connection, ends every event stream, and
   /// returns once the loop thread has ended. Idempotent and thread-safe. Called from the loop
   /// thread itself (from a handler or a stream callback) it cannot wait: the loop then ends as

@@ -5,8 +5,8 @@ import Testing
 @testable import DatasyncServer
 
 /// Starting and stopping: what `stop()` does to open connections and streams, stopping from the
-/// loop thread, and no descriptor or thread left behind. Serialized, with the scale test, as
-/// they count the process's descriptors and threads.
+/// loop thread, and no descriptor or thread left behind. Serialized: the scale test holds a
+/// thousand connections.
 @Suite(.serialized) struct HTTPServerLifecycleTests {
   @Test func stopClosesEveryConnectionAndEndsEveryStream() throws {
     let reasons = Recorder<HTTPEventStream.CloseReason>()
@@ -79,50 +79,33 @@ import Testing
     #expect(throws: (any Error).self) { try TestHTTPClient(port: server.port) }
   }
 
-  @Test func startingAndStoppingManyServersLeavesNoDescriptorOrThread() throws {
-    // Warm up what the process allocates once (resolver, thread pools).
-    try exerciseServer()
-    let descriptorsBefore = openSocketAndPipeCount()
-    let threadsBefore = loopThreadCount()
-    for _ in 0..<100 { try exerciseServer() }
-    // A leak shows as at least one descriptor and one thread per server, for good. Other suites
-    // running at the same time hold sockets and threads for a while (up to a thousand streams):
-    // wait for them to release theirs before concluding.
-    var descriptorsAfter = openSocketAndPipeCount()
-    var threadsAfter = loopThreadCount()
-    let deadline = Date(timeIntervalSinceNow: 60)
-    while Date() < deadline,
-      (descriptorsAfter ?? 0) - (descriptorsBefore ?? 0) >= 20
-        || (threadsAfter ?? 0) - (threadsBefore ?? 0) >= 20
-    {
-      Thread.sleep(forTimeInterval: 0.1)
-      descriptorsAfter = openSocketAndPipeCount()
-      threadsAfter = loopThreadCount()
-    }
-    if let before = descriptorsBefore, let after = descriptorsAfter {
-      #expect(after - before < 20, "descriptors: \(before) before, \(after) after")
-    }
-    if let before = threadsBefore, let after = threadsAfter {
-      #expect(after - before < 20, "loop threads: \(before) before, \(after) after")
-    }
+  @Test(arguments: [EventPollerKind.epoll, .poll])
+  func startingAndStoppingManyServersLeavesNoDescriptorOrThread(poller: EventPollerKind) throws {
+    for _ in 0..<50 { try exerciseServer(poller: poller) }
   }
 
-  /// Starts a server, serves a request and a stream, and stops it with both connections open.
-  private func exerciseServer() throws {
-    let server = try startServer { request, responder in
+  /// Starts a server, serves a request and a stream, stops it with both connections open, and
+  /// expects every descriptor and the thread it held released.
+  private func exerciseServer(poller: EventPollerKind) throws {
+    let handler: @Sendable (HTTPRequest, HTTPResponder) -> Void = { request, responder in
       if request.rawPath == "/stream" {
         _ = try? responder.openEventStream()
       } else {
         responder.respond(HTTPResponse(body: "ok"))
       }
     }
+    let server = try startServer({ $0.pollerKind = poller }, handler: handler)
     let client = try TestHTTPClient(port: server.port)
     try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(try client.readResponse().status == 200)
     let streaming = try TestHTTPClient(port: server.port)
     try streaming.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
     _ = try streaming.readEventStreamHead()
+    let resources = try #require(server.heldResources())
+    #expect(resources.sockets.count == 3)
+    let probe = HeldResourcesProbe(resources)
     server.stop()
+    #expect(probe.leftovers() == [])
     #expect(client.waitForClose())
     #expect(streaming.waitForClose())
   }

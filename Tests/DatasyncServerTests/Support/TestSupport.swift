@@ -54,27 +54,6 @@ func echoHandler(_ log: Recorder<HTTPRequest>) -> @Sendable (HTTPRequest, HTTPRe
   }
 }
 
-/// The process's open descriptors that are sockets or pipes (Linux; nil elsewhere).
-func openSocketAndPipeCount() -> Int? {
-  guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
-  else { return nil }
-  return entries.count {
-    let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))
-    return target?.hasPrefix("socket:") == true || target?.hasPrefix("pipe:") == true
-      || target?.hasPrefix("anon_inode:[eventpoll]") == true
-  }
-}
-
-/// The number of server loop threads in the process (Linux; nil elsewhere).
-func loopThreadCount() -> Int? {
-  guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
-  else { return nil }
-  return tasks.count {
-    let name = try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)
-    return name?.trimmingCharacters(in: .whitespacesAndNewlines) == "datasync-http"
-  }
-}
-
 /// A small seeded pseudo-random generator (SplitMix64), for reproducible fuzzing.
 struct SplitMix: RandomNumberGenerator {
   private var state: UInt64

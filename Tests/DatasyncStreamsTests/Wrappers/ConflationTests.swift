@@ -9,15 +9,16 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ConflationTests {
   /// The emissions of a stream whose subscriber blocks on its first emission until released.
   final class BlockedFeed<Output: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    // Protected by `lock`.
+    /// Protects `received`; signalled on each emission.
+    private let condition = NSCondition()
     private var received: [Output] = []
     private let firstArrived = DispatchSemaphore(value: 0)
     private let released = DispatchSemaphore(value: 0)
 
     func receive(_ output: Output) {
-      let isFirst = lock.withLock {
+      let isFirst = condition.withLock {
         received.append(output)
+        condition.broadcast()
         return received.count == 1
       }
       if isFirst {
@@ -33,7 +34,18 @@ import Testing
 
     func release() { released.signal() }
 
-    var emissions: [Output] { lock.withLock { received } }
+    var emissions: [Output] { condition.withLock { received } }
+
+    /// Waits (at most 10 s) until the emissions satisfy `predicate`; whether they do.
+    func wait(until predicate: ([Output]) -> Bool) -> Bool {
+      let deadline = Date(timeIntervalSinceNow: 10)
+      return condition.withLock {
+        while !predicate(received) {
+          if !condition.wait(until: deadline) { return predicate(received) }
+        }
+        return true
+      }
+    }
   }
 
   @Test func writesWaitingForASlowSubscriberComeAsOneChildrenEmission() async throws {
@@ -56,10 +68,12 @@ import Testing
     (node / "a")!.set(10, then: nil)
     feed.release()
 
-    #expect(await eventually { feed.emissions.count == 2 })
-    try await Task.sleep(for: .milliseconds(100))
-    let emissions = feed.emissions
-    #expect(emissions.count == 2)
+    #expect(feed.wait { $0.count == 2 })
+    // A later write's emission follows the coalesced one directly: nothing came in between.
+    (node / "z")!.set(26, then: nil)
+    #expect(feed.wait { $0.count == 3 })
+    let emissions = Array(feed.emissions.prefix(2))
+    #expect(feed.emissions.last?.changes.inserted == [4])
     let initial = try #require(emissions.first)
     #expect(initial.changes.isInitialLoad && initial.values == [2, 4, 6])
     let coalesced = try #require(emissions.last)
@@ -97,9 +111,11 @@ import Testing
     for value in 1...100 { node.set(value, then: nil) }
     feed.release()
 
-    #expect(await eventually { feed.emissions.last == 100 })
-    try await Task.sleep(for: .milliseconds(100))
-    #expect(feed.emissions == [0, 100])
+    #expect(feed.wait { $0.last == 100 })
+    // A later write's emission follows the latest value directly: nothing came in between.
+    node.set(101, then: nil)
+    #expect(feed.wait { $0.last == 101 })
+    #expect(feed.emissions == [0, 100, 101])
     cancellable.cancel()
   }
 
@@ -115,7 +131,7 @@ import Testing
     for value in 1...100 { node.set(value, then: nil) }
     feed.release()
 
-    #expect(await eventually { feed.emissions.count == 101 })
+    #expect(feed.wait { $0.count == 101 })
     #expect(feed.emissions == Array(0...100))
     cancellable.cancel()
   }

@@ -8,6 +8,8 @@
     private let descriptor: Int32
     private var events = [epoll_event](repeating: epoll_event(), count: 256)
 
+    var ownDescriptor: Int32? { descriptor }
+
     init() throws(WebcomError) {
       descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
       guard descriptor >= 0 else {

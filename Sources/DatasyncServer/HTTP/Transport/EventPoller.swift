@@ -26,6 +26,8 @@ protocol EventPoller: AnyObject {
   func wait(timeoutMilliseconds: Int32, _ report: (PollerEvent) -> Void)
   /// Releases the poller's own resources.
   func close()
+  /// The descriptor the poller itself holds (nil when it holds none).
+  var ownDescriptor: Int32? { get }
 }
 
 /// Which ``EventPoller`` a server uses.

@@ -20,7 +20,7 @@ final class LoopMailbox: @unchecked Sendable {
 
   /// The read end of the wake-up pipe, watched by the loop.
   let wakeReadDescriptor: Int32
-  private let wakeWriteDescriptor: Int32
+  let wakeWriteDescriptor: Int32
 
   /// Protects `tasks`, `wakePending`, `isStopRequested`, `isClosed`, `loopThread` and the
   /// pipe's lifetime (it is written and closed under the lock, so no write reaches a descriptor

@@ -8,6 +8,8 @@ import Datasync
 
 /// An ``EventPoller`` on POSIX `poll`: the same code on every platform.
 final class PortablePoller: EventPoller {
+  var ownDescriptor: Int32? { nil }
+
   private var entries: [pollfd] = []
   /// The index in `entries` of each watched descriptor.
   private var indices: [Int32: Int] = [:]

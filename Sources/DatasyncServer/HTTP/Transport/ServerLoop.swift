@@ -1,4 +1,5 @@
 import Datasync
+import Foundation
 
 #if canImport(Glibc)
   import CLinuxSystem
@@ -230,6 +231,17 @@ final class ServerLoop {
     for connection in connections {
       connection?.checkTimeouts()
     }
+  }
+
+  /// What the loop holds now (on the loop thread).
+  func heldResources() -> HTTPServer.HeldResources {
+    var sockets = [listener] + connections.compactMap { $0?.descriptor }
+    sockets.sort()
+    let threadLink = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+    return HTTPServer.HeldResources(
+      sockets: sockets, pipe: [mailbox.wakeReadDescriptor, mailbox.wakeWriteDescriptor],
+      poller: poller.ownDescriptor,
+      threadID: threadLink.flatMap { $0.split(separator: "/").last.flatMap { Int32($0) } })
   }
 
   /// Closes everything of a loop whose thread could not start.
