@@ -115,6 +115,17 @@ final class BenchmarkHarness {
     Benchmarks.report(name, figure)
   }
 
+  /// Prints the median and the 99th percentile of latencies in microseconds, with their count
+  /// (`what` names the samples: "arrivals", or empty).
+  func reportLatencies(_ name: String, _ samples: [Double], of what: String = "") {
+    guard !samples.isEmpty else { return }
+    let sorted = samples.sorted()
+    let median = sorted[sorted.count / 2]
+    let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+    let count = what.isEmpty ? "\(sorted.count)" : "\(sorted.count) \(what)"
+    report(name + " (median / p99 over \(count))", String(format: "%.0f / %.0f µs", median, p99))
+  }
+
   /// Prints a ratio between two measured figures and whether it meets its goal.
   func reportRatio(_ name: String, _ value: Double, _ floor: Double, goal: Double) {
     guard value.isFinite, floor.isFinite, floor > 0 else { return }

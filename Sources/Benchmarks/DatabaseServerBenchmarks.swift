@@ -121,12 +121,7 @@ enum DatabaseServerBenchmarks {
         samples += watcher.arrivals(of: marker).map { Double($0 - sent) / 1_000 }
         writer.readResponse()
       }
-      samples.sort()
-      let median = samples[samples.count / 2]
-      let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
-      harness.report(
-        latencyCase + " (median / p99 over \(samples.count) arrivals)",
-        String(format: "%.0f / %.0f µs", median, p99))
+      harness.reportLatencies(latencyCase, samples, of: "arrivals")
       withExtendedLifetime(listeners) {}
     }
     server.stop()

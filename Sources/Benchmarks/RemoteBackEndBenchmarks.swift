@@ -44,29 +44,24 @@ enum RemoteBackEndBenchmarks {
     let reader = manager(.remote(url: url)).node(for: "latency/value")!
     let queue = DispatchQueue(label: "bench.remote.latency")
     let arrived = DispatchSemaphore(value: 0)
-    let expected = ExpectedValue()
+    let expected = LockedValue<Int?>(nil)
     let subscription = reader.subscribe(
       to: .valueChange, stores: false, queue: queue,
       onEvent: { event in
-        if let wanted = expected.value, event.value.asInt == wanted { arrived.signal() }
+        if let wanted = expected.withLock({ $0 }), event.value.asInt == wanted { arrived.signal() }
       })
-    expected.value = 0
+    expected.withLock { $0 = 0 }
     writer.set(0, queue: queue)
     waitOrFail(arrived, "the first value")
     var samples: [Double] = []
     for sequence in 1...harness.scaled(300) {
-      expected.value = sequence
+      expected.withLock { $0 = sequence }
       let sent = DispatchTime.now().uptimeNanoseconds
       writer.set(sequence, queue: queue)
       waitOrFail(arrived, "value \(sequence)")
       samples.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1_000)
     }
-    samples.sort()
-    let median = samples[samples.count / 2]
-    let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
-    harness.report(
-      latencyCase + " (median / p99 over \(samples.count))",
-      String(format: "%.0f / %.0f µs", median, p99))
+    harness.reportLatencies(latencyCase, samples)
     withExtendedLifetime(subscription) {}
   }
 
@@ -120,18 +115,6 @@ enum RemoteBackEndBenchmarks {
         value: Double(after - before) / Double(count), unit: "bytes")
     }
     withExtendedLifetime(subscriptions) {}
-  }
-}
-
-/// The value a benchmark waits for, set by the measuring thread and read by the event queue.
-private final class ExpectedValue: @unchecked Sendable {
-  /// Protects `stored`.
-  private let lock = NSLock()
-  private var stored: Int?
-
-  var value: Int? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
   }
 }
 

@@ -93,7 +93,8 @@ private func parseServe(_ arguments: ArraySlice<String>) throws(UsageError) -> C
 }
 
 /// The value of an option that takes a non-empty text.
-private func text(for option: String, from arguments: inout ArraySlice<String>) throws(UsageError)
+/// The value of `option`: the next argument, which must not be empty or another option.
+func text(for option: String, from arguments: inout ArraySlice<String>) throws(UsageError)
   -> String
 {
   guard let value = arguments.popFirst(), !value.isEmpty, !value.hasPrefix("--") else {

@@ -34,10 +34,7 @@ func parseRemote(_ action: RemoteCommandOptions.Action, _ arguments: ArraySlice<
     case "--help", "-h":
       return .help
     case "--token":
-      guard let value = remaining.popFirst(), !value.isEmpty else {
-        throw UsageError(description: "--token needs a value")
-      }
-      token = value
+      token = try text(for: argument, from: &remaining)
     case let option where option.hasPrefix("--"):
       throw UsageError(
         description: "unknown option '\(option)' for '\(action.rawValue)' (try 'datasync --help')")

@@ -30,14 +30,10 @@ enum RemoteAnswer {
       do {
         self = .message(.acknowledged(identifier, announced: try Self.announced(operation, body)))
       } catch {
-        self = .message(
-          .rejected(
-            identifier,
-            WebcomError(
-              .decodingFailed,
-              "the server at \(url) answered the write to \(operation.path.string) with data "
-                + "that is not what it wrote: \(error.message)"),
-            current: nil))
+        self = .undecodable(
+          identifier,
+          "the server at \(url) answered the write to \(operation.path.string) with data that is "
+            + "not what it wrote: \(error.message)")
       }
     case .read(let identifier, let path):
       guard success else {
@@ -49,14 +45,10 @@ enum RemoteAnswer {
       do {
         self = .message(.value(identifier, try JSONParser.parse(body)))
       } catch {
-        self = .message(
-          .rejected(
-            identifier,
-            WebcomError(
-              .decodingFailed,
-              "the server at \(url) answered the read of \(path.string) with invalid JSON: "
-                + error.message),
-            current: nil))
+        self = .undecodable(
+          identifier,
+          "the server at \(url) answered the read of \(path.string) with invalid JSON: "
+            + error.message)
       }
     case .authenticate(let identifier, let token):
       if status == 401 {
@@ -73,6 +65,11 @@ enum RemoteAnswer {
     case .listen, .unlisten, .writeOnDisconnection, .cancelDisconnectionWrites, .signOut:
       self = .message(.acknowledged(request.identifier ?? 0, announced: nil))
     }
+  }
+
+  /// The refusal of a request whose answer cannot be understood.
+  private static func undecodable(_ identifier: RequestIdentifier, _ message: String) -> Self {
+    .message(.rejected(identifier, WebcomError(.decodingFailed, message), current: nil))
   }
 
   /// What the back end wrote for a write acknowledged with `body`: the value a `PUT` answers

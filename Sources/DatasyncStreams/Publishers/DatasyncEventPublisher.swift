@@ -79,22 +79,17 @@ func streamCompletion(of completion: DatasyncSubscriptionCompletion)
   }
 }
 
-/// The latest event of a delivery, for a stream that coalesces.
-///
-/// Used on the stream's serial queue only; the lock makes the confinement explicit and cheap.
-private final class LatestEvent: @unchecked Sendable {
-  private let lock = NSLock()
-  // Protected by `lock`.
+/// The latest event of a delivery, for a stream that coalesces: kept and taken on the stream's
+/// queue only (events and the end of each delivery come there).
+private final class LatestEvent {
   private var event: DatasyncEvent?
 
   func keep(_ event: DatasyncEvent) {
-    lock.withLock { self.event = event }
+    self.event = event
   }
 
   func take() -> DatasyncEvent? {
-    lock.withLock {
-      defer { event = nil }
-      return event
-    }
+    defer { event = nil }
+    return event
   }
 }

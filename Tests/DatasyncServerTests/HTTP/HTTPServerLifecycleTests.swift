@@ -63,14 +63,14 @@ import Testing
   }
 
   @Test func aHandlerCanStopItsOwnServer() throws {
-    let box = ServerBox()
+    let box = LockedValue<HTTPServer?>(nil)
     let stopped = Recorder<Bool>()
     let server = try startServer { _, responder in
       responder.respond(HTTPResponse(body: "stopping"))
-      box.server?.stop()
+      box.withLock { $0 }?.stop()
       stopped.append(true)
     }
-    box.server = server
+    box.withLock { $0 = server }
     let client = try TestHTTPClient(port: server.port)
     try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(stopped.wait(for: 1) == [true])
@@ -149,17 +149,5 @@ import Testing
     server.stop()
     #expect(reasons.wait(for: 1_000).count == 1_000)
     #expect(Set(reasons.all) == [.serverStopped])
-  }
-}
-
-/// Lets a handler reach the server it runs in.
-private final class ServerBox: @unchecked Sendable {
-  /// Protects `stored`.
-  private let lock = NSLock()
-  private var stored: HTTPServer?
-
-  var server: HTTPServer? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
   }
 }
