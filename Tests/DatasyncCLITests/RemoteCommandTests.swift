@@ -23,6 +23,24 @@ import Testing
     var path: String { directory.appendingPathComponent("data.sqlite").path }
   }
 
+  /// Starts `datasync watch <url>`; returns the process and the collectors of its standard
+  /// output and error lines.
+  private static func startWatch(_ url: String) throws -> (
+    process: Process, lines: LineCollector, complaints: LineCollector
+  ) {
+    let watch = Process()
+    watch.executableURL = datasyncExecutable()
+    watch.arguments = ["watch", url]
+    let output = Pipe()
+    let error = Pipe()
+    watch.standardOutput = output
+    watch.standardError = error
+    try watch.run()
+    return (
+      watch, LineCollector(output.fileHandleForReading), LineCollector(error.fileHandleForReading)
+    )
+  }
+
   @Test func writesAndReadsPrintJSONAndExitZero() throws {
     let file = try DataFile()
     let server = try ServeProcess(["--open", "--port", "0", "--data", file.path])
@@ -77,16 +95,7 @@ import Testing
     let url = "http://127.0.0.1:\(server.port)"
     #expect(try runDatasync(["set", "\(url)/rooms/a", "1"]).status == 0)
 
-    let watch = Process()
-    watch.executableURL = datasyncExecutable()
-    watch.arguments = ["watch", "\(url)/rooms"]
-    let output = Pipe()
-    let error = Pipe()
-    watch.standardOutput = output
-    watch.standardError = error
-    try watch.run()
-    let lines = LineCollector(output.fileHandleForReading)
-    let complaints = LineCollector(error.fileHandleForReading)
+    let (watch, lines, complaints) = try Self.startWatch("\(url)/rooms")
     #expect(lines.wait { $0.hasPrefix("value rooms") } == ["added a 1", #"value rooms {"a":1}"#])
 
     #expect(try runDatasync(["set", "\(url)/rooms/b", #""hi""#]).status == 0)
@@ -109,20 +118,11 @@ import Testing
     let server = try ServeProcess(["--open", "--port", "0", "--data", file.path])
     let port = server.port
     let url = "http://127.0.0.1:\(port)"
-    let watch = Process()
-    watch.executableURL = datasyncExecutable()
-    watch.arguments = ["watch", "\(url)/rooms"]
-    let output = Pipe()
-    let error = Pipe()
-    watch.standardOutput = output
-    watch.standardError = error
-    try watch.run()
+    let (watch, lines, complaints) = try Self.startWatch("\(url)/rooms")
     defer {
       kill(watch.processIdentifier, SIGINT)
       watch.waitUntilExit()
     }
-    let lines = LineCollector(output.fileHandleForReading)
-    let complaints = LineCollector(error.fileHandleForReading)
     #expect(lines.wait { $0.hasPrefix("value rooms") } == ["value rooms null"])
 
     server.stop(with: SIGTERM)
