@@ -5,6 +5,49 @@ import Foundation
 #endif
 
 extension RemoteConnection {
+  // MARK: Listens
+
+  /// Listens at a location: through the stream of a listened location above it if there is one,
+  /// else through a stream of its own.
+  func listen(at location: DatasyncPath) {
+    listened.insert(location)
+    if !hasListenedAncestor(location) { openStream(at: location) }
+  }
+
+  /// Stops listening at a location: its stream closes, and the listens below it that no other
+  /// listen covers get streams of their own.
+  func unlisten(at location: DatasyncPath) {
+    guard listened.remove(location) != nil else { return }
+    closeStream(at: location)
+    guard !hasListenedAncestor(location) else { return }
+    let uncovered = listened.filter { listened in
+      location.isAncestor(of: listened) && !hasListenedAncestor(listened)
+    }
+    for path in uncovered.sorted(by: { $0.string < $1.string }) { openStream(at: path) }
+  }
+
+  /// Whether a location lies under a listened one.
+  private func hasListenedAncestor(_ location: DatasyncPath) -> Bool {
+    var ancestor = location.parent
+    while let path = ancestor {
+      if listened.contains(path) { return true }
+      ancestor = path.parent
+    }
+    return false
+  }
+
+  /// Forgets the listens at or below a location the server stopped serving (the client revokes
+  /// them all), closing their streams.
+  private func forgetListens(atOrBelow location: DatasyncPath) {
+    listened = listened.filter { !location.isAncestorOrSelf(of: $0) }
+    closeStreams { location.isAncestorOrSelf(of: $0) }
+  }
+
+  /// Closes the streams whose location matches.
+  private func closeStreams(where matches: (DatasyncPath) -> Bool) {
+    for path in streams.keys where matches(path) { closeStream(at: path) }
+  }
+
   // MARK: Streams
 
   func openStream(at location: DatasyncPath) {
@@ -88,6 +131,7 @@ extension RemoteConnection {
         inFlight?.coveringStreamStarted = true
       }
       deliver(.listenData(path, value))
+      closeStreams { stream.location.isAncestor(of: $0) }
     case .put, .patch:
       guard stream.hasStarted else { return loseConnection() }
       let operation: WriteOperation
@@ -101,7 +145,7 @@ extension RemoteConnection {
       }
       deliver(.changed(operation))
     case .cancel(let reason):
-      closeStream(at: stream.location)
+      forgetListens(atOrBelow: stream.location)
       deliver(
         .revoked(
           stream.location,
@@ -119,7 +163,7 @@ extension RemoteConnection {
   /// stream (a server that ignores `Accept: text/event-stream` answers with the value once):
   /// listening there cannot work.
   private func notAStream(_ stream: Stream, type: String) {
-    closeStream(at: stream.location)
+    forgetListens(atOrBelow: stream.location)
     deliver(
       .revoked(
         stream.location,
@@ -135,6 +179,7 @@ extension RemoteConnection {
     case 200, 0, 500...:
       loseConnection()
     default:
+      forgetListens(atOrBelow: stream.location)
       let code = RemoteAnswer.code(of: stream.status)
       deliver(
         .revoked(

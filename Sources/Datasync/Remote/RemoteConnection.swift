@@ -19,11 +19,14 @@ import Foundation
 /// is told it is disconnected, every stream is closed, and the connection is checked again after
 /// the policy's backoff (``RemoteOptions/reconnection``), until it succeeds.
 ///
-/// **Listens** are streaming `GET`s (`Accept: text/event-stream`), one per listened location:
-/// the first `put` is the location's value, later `put`s and `patch`es are changes (their paths
-/// made absolute), `cancel` revokes the listen, `auth_revoked` ends the authentication (the
-/// connection is then renewed without credential). A stream refused with `401`/`403` revokes
-/// its listen with `permissionDenied`; with another client error, with `invalidArgument`.
+/// **Listens** are streaming `GET`s (`Accept: text/event-stream`): the first `put` is the
+/// location's value, later `put`s and `patch`es are changes (their paths made absolute),
+/// `cancel` revokes the listen, `auth_revoked` ends the authentication (the connection is then
+/// renewed without credential). A stream refused with `401`/`403` revokes its listen with
+/// `permissionDenied`; with another client error, with `invalidArgument`. One stream serves
+/// every listen at or below its location: a listen under a listened location opens nothing, a
+/// stream whose location comes under a new listen closes once that listen's stream brought its
+/// value, and the listens a closed stream served get streams of their own.
 ///
 /// **Requests** (writes, reads, authentications) go through one ordered pipeline, one at a time,
 /// as ``RemoteRequest`` describes, each answered by its HTTP answer (``RemoteAnswer``). A request
@@ -107,6 +110,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   /// The failed attempts since the last successful exchange.
   var failures = 0
   var streams: [DatasyncPath: Stream] = [:]
+  /// The locations the client listens to since the connection opened; those under another one
+  /// have no stream of their own once that one's stream started.
+  var listened: Set<DatasyncPath> = []
   var streamCount: UInt64 = 0
   var pipeline: [ClientRequest] = []
   var inFlight: InFlight?
@@ -153,9 +159,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       guard !isClosed else { return }
       switch request {
       case .listen(let location):
-        if phase == .connected { openStream(at: location) }
+        if phase == .connected { listen(at: location) }
       case .unlisten(let location):
-        closeStream(at: location)
+        unlisten(at: location)
       default:
         pipeline.append(request)
         sendNextRequest()
@@ -289,6 +295,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     idleTimer = nil
     for stream in streams.values { stream.task?.cancel() }
     streams = [:]
+    listened = []
     phase = .idle
     // The client fails the authentications it sent when the connection drops: they leave the
     // pipeline (the one in flight when it completes, its answer ignored).
