@@ -13,7 +13,8 @@ public enum DatasyncBackEnd: Sendable {
   /// client then resynchronises every subscription from the fresh data. Disconnection operations
   /// and increments from a start other than 0 are refused with `invalidArgument`, as the REST
   /// protocol cannot carry them. A `url` that is not an absolute `http`/`https` URL with a host
-  /// and no query never connects.
+  /// and no query never connects: every request and subscription fails at once with an
+  /// `invalidArgument` error naming it, and writes are not applied locally.
   ///
   /// ```swift
   /// let app = WebcomApplication(

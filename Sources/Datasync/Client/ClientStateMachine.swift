@@ -36,6 +36,16 @@ struct ClientStateMachine {
   var token: String?
   /// The authentication with ``token`` sent on reconnection, until the back end answers it.
   var reauthentication: RequestIdentifier?
+  /// Why the back end cannot be reached at all (its configuration is invalid), nil when it can:
+  /// every request and subscription then fails at once with this error, and nothing is applied
+  /// locally.
+  let backEndError: WebcomError?
+
+  /// A client of a back end; `backEndError` tells why that back end cannot be used, if it
+  /// cannot.
+  init(backEndError: WebcomError? = nil) {
+    self.backEndError = backEndError
+  }
 
   /// What the cache holds at a path (null when nothing is known).
   func cachedValue(at path: DatasyncPath) -> JSONValue {
@@ -58,8 +68,9 @@ struct ClientStateMachine {
   mutating func write(_ operation: WriteOperation, now: Date) -> (
     RequestIdentifier, [ClientEffect]
   ) {
-    runningTransactions.abort(overlapping: operation)
     let identifier = requests.makeIdentifier()
+    if let backEndError { return (identifier, [.answer(identifier, .failure(backEndError))]) }
+    runningTransactions.abort(overlapping: operation)
     var effects: [ClientEffect] = []
     let change = cache.applyLocal(
       operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
@@ -91,6 +102,7 @@ struct ClientStateMachine {
   /// is disabled, else by the back end.
   mutating func read(at path: DatasyncPath) -> (RequestIdentifier, [ClientEffect]) {
     let identifier = requests.makeIdentifier()
+    if let backEndError { return (identifier, [.answer(identifier, .failure(backEndError))]) }
     if hasCompleteData(at: path) {
       return (identifier, [.answer(identifier, .success(cache.value(at: path)))])
     }
@@ -132,6 +144,9 @@ struct ClientStateMachine {
     RequestIdentifier, [ClientEffect]
   ) {
     let identifier = requests.makeIdentifier()
+    if let backEndError {
+      return (identifier, [.answerAuthentication(identifier, .failure(backEndError))])
+    }
     var effects: [ClientEffect] = []
     requests.sendAuthentication(
       make(identifier), isConnected: state != .disconnected && isConnectionEnabled,
@@ -177,6 +192,7 @@ struct ClientStateMachine {
     _ identifier: SubscriptionIdentifier, at path: DatasyncPath,
     constraint: DatasyncChildrenConstraint, eventType: DatasyncEventType
   ) -> [ClientEffect] {
+    if let backEndError { return [.revoke([identifier], backEndError)] }
     let subscriber = ClientViews.Subscriber(
       identifier: identifier, eventType: eventType, sequence: requests.makeIdentifier())
     let key = ClientViews.Key(path: path, constraint: constraint)
@@ -278,6 +294,7 @@ struct ClientStateMachine {
     RequestIdentifier, [ClientEffect]
   ) {
     let identifier = requests.makeIdentifier()
+    if let backEndError { return (identifier, [.answer(identifier, .failure(backEndError))]) }
     var effects: [ClientEffect] = []
     send(make(identifier), into: &effects)
     return (identifier, effects)

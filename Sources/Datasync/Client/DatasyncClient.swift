@@ -24,7 +24,7 @@ final class DatasyncClient: Sendable {
 
   /// What the mutex protects.
   private struct Guarded {
-    var machine = ClientStateMachine()
+    var machine: ClientStateMachine
     /// The callbacks of the requests waiting for an answer.
     var answers: [RequestIdentifier: Answer] = [:]
     var authenticationAnswers: [RequestIdentifier: AuthenticationAnswer] = [:]
@@ -45,10 +45,14 @@ final class DatasyncClient: Sendable {
   }
 
   private let connection: BackEndConnection
-  private let guarded = LockedValue(Guarded())
+  private let guarded: LockedValue<Guarded>
 
+  /// A client of the back end behind `connection`; when the connection has a
+  /// ``BackEndConnection/configurationError``, every request and subscription fails with it.
   init(connection: BackEndConnection) {
     self.connection = connection
+    guarded = LockedValue(
+      Guarded(machine: ClientStateMachine(backEndError: connection.configurationError)))
     connection.open { [weak self] message in self?.receive(message) }
   }
 

@@ -15,4 +15,11 @@ protocol BackEndConnection: AnyObject, Sendable {
   func setConnected(_ connected: Bool)
   /// Ends the connection for good, as a disconnection.
   func close()
+  /// Why this connection can never reach its back end (an invalid configuration, such as a URL
+  /// it cannot use), nil when it can.
+  var configurationError: WebcomError? { get }
+}
+
+extension BackEndConnection {
+  var configurationError: WebcomError? { nil }
 }

@@ -93,8 +93,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   }
 
   let endpoint: RemoteEndpoint
-  /// Why the URL cannot be used (the connection then never connects), nil when it can.
-  private let endpointError: WebcomError?
+  /// Why the URL cannot be used (the connection then never connects, and the client fails
+  /// every request with it), nil when it can.
+  let configurationError: WebcomError?
   let options: RemoteOptions
   private let queue: DispatchQueue
   let transport: RemoteTransport
@@ -131,10 +132,10 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   init(url: URL, namespace: String?, options: RemoteOptions, label: String) {
     do {
       endpoint = try RemoteEndpoint(url: url, namespace: namespace)
-      endpointError = nil
+      configurationError = nil
     } catch {
       endpoint = RemoteEndpoint(unchecked: url, namespace: namespace)
-      endpointError = error
+      configurationError = error
     }
     self.options = options
     queue = DispatchQueue(label: "datasync.remote.\(label)")
@@ -199,7 +200,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
 
   /// Checks that the server answers; connects when it does.
   private func check() {
-    guard wantsConnection, endpointError == nil, phase == .idle || phase == .waiting else {
+    guard wantsConnection, configurationError == nil, phase == .idle || phase == .waiting else {
       return
     }
     phase = .checking

@@ -141,4 +141,21 @@ import Testing
     #expect(driver.machine.backEndTime(at: driver.now) == driver.now.addingTimeInterval(2.5))
     #expect(driver.machine.state == .disconnected)
   }
+
+  @Test func aBackEndThatCannotBeUsedFailsEveryRequestAtOnceAndAppliesNothing() throws {
+    var driver = ClientStateMachineDriver(
+      backEndError: WebcomError(.invalidArgument, "the URL ftp://example.com is invalid"))
+    try driver.run([
+      (.subscribe(1, "/a", .valueChange), ["revoke s1 ! invalidArgument"]),
+      (.set("/a", "1"), ["answer 1 ! invalidArgument"]),
+      (.merge("/a", [("b", "2")]), ["answer 2 ! invalidArgument"]),
+      (.read("/a"), ["answer 3 ! invalidArgument"]),
+      (.writeOnDisconnection("/a", "0"), ["answer 4 ! invalidArgument"]),
+      (.cancelDisconnectionWrites("/a"), ["answer 5 ! invalidArgument"]),
+      (.authenticate(token: "alice-token"), ["answer 6 ! invalidArgument"]),
+      (.signOut, ["answer 7 ! invalidArgument"]),
+    ])
+    #expect(try driver.cached("/a") == "null")
+    #expect(driver.machine.state == .disconnected)
+  }
 }

@@ -61,9 +61,14 @@ struct ClientStateMachineDriver {
     case authenticationChanged(uid: String?)
   }
 
-  private(set) var machine = ClientStateMachine()
+  private(set) var machine: ClientStateMachine
   /// The local clock the writes see.
   var now = Date(timeIntervalSince1970: 1_000_000)
+
+  /// A driver of a client whose back end cannot be used when `backEndError` is not nil.
+  init(backEndError: WebcomError? = nil) {
+    machine = ClientStateMachine(backEndError: backEndError)
+  }
 
   /// Performs each step and checks its effects against the table.
   mutating func run(
