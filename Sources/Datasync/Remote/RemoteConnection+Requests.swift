@@ -25,6 +25,10 @@ extension RemoteConnection {
   /// Sends the request at the head of the pipeline, when connected and none is in flight.
   func sendNextRequest() {
     while phase == .connected, inFlight == nil, let request = pipeline.first {
+      if travelsOnSession(request) {
+        guard sendOnSession(request) else { return }
+        continue
+      }
       if case .signOut(let identifier) = request {
         pipeline.removeFirst()
         changeToken(to: nil)
@@ -68,7 +72,7 @@ extension RemoteConnection {
 
   /// Sends `token` from now on; the open streams start again with it, so that the server checks
   /// them as the new identity (their fresh data raises only what differs).
-  private func changeToken(to token: String?) {
+  func changeToken(to token: String?) {
     guard token != self.token else { return }
     self.token = token
     guard phase == .connected else { return }

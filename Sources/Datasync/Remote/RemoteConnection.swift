@@ -116,6 +116,8 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   private var deferredAnswers: [BackEndMessage] = []
   /// The token the back end last accepted.
   var token: String?
+  /// The session, for what the REST protocol cannot carry (see ``RemoteSession``).
+  let session = RemoteSession()
   private var idleTimer: DispatchSourceTimer?
   private var reconnectionTimer: DispatchWorkItem?
   /// The response head of the check in progress.
@@ -270,6 +272,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     deferredAnswers = []
     for answer in answers { deliver(answer) }
     startIdleTimer()
+    if session.hasBeenOpen { openSession() }
     sendNextRequest()
   }
 
@@ -289,6 +292,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     idleTimer = nil
     for stream in streams.values { stream.task?.cancel() }
     streams = [:]
+    session.close()
     phase = .idle
     // The client fails the authentications it sent when the connection drops: they leave the
     // pipeline (the one in flight when it completes, its answer ignored).
@@ -323,6 +327,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       loseConnection()
       return
     }
+    if session.isSilent(longerThan: timeout, now: limit) { loseConnection() }
   }
 
   func deliver(_ message: BackEndMessage) {

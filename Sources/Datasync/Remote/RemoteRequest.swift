@@ -21,8 +21,9 @@ struct RemoteRequest {
   let headers: [String: String]
 
   /// The HTTP request of a client request; nil for listens and unlistens (streams), sign-outs
-  /// (answered at once) and requests the REST protocol cannot carry (see
-  /// ``unsupportedError(_:)``).
+  /// (answered at once), disconnection operations (which travel on the session, see
+  /// ``RemoteSession``) and requests the REST protocol cannot carry (see
+  /// ``unsupportedError(_:url:)``).
   init?(_ request: ClientRequest) {
     switch request {
     case .write(_, .set(let path, .null)):
@@ -76,16 +77,6 @@ struct RemoteRequest {
         .invalidArgument,
         "cannot increment \(path.string) from \(start): the remote back end at \(url) "
           + "increments with the increment server value, which starts from 0")
-    case .writeOnDisconnection(_, let operation, _):
-      return WebcomError(
-        .invalidArgument,
-        "cannot register a disconnection write at \(operation.path.string): the remote back "
-          + "end at \(url) speaks the REST protocol, which has no disconnection operations")
-    case .cancelDisconnectionWrites(_, let path):
-      return WebcomError(
-        .invalidArgument,
-        "cannot cancel the disconnection writes at \(path.string): the remote back end at "
-          + "\(url) speaks the REST protocol, which has no disconnection operations")
     default:
       return nil
     }

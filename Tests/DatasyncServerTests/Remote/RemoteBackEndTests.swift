@@ -76,24 +76,4 @@ import Testing
     #expect(refused?.code == .invalidArgument)
     #expect(refused?.message.contains("starts from 0") == true)
   }
-
-  @Test func disconnectionOperationsAreRefusedNamingTheMissingCapability() throws {
-    let server = try TestDatabaseServer()
-    let alice = RemoteClient("alice", server: server)
-    let refused = #expect(throws: WebcomError.self) {
-      try alice.wait { queue, then in
-        try! alice.node("presence/alice").set(
-          false, at: .onDisconnection, queue: queue, then: then)
-      }
-    }
-    #expect(refused?.code == .invalidArgument)
-    #expect(refused?.message.contains("no disconnection operations") == true)
-    // The pipeline goes on after the refusal.
-    try alice.wait { queue, then in
-      try! alice.node("presence/alice").set(true, queue: queue, then: then)
-    }
-    #expect(
-      try server.server.database().value(at: DatasyncPath(parsing: "/presence/alice"))
-        == .bool(true))
-  }
 }

@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The state of a remote connection's session: the server's session extension (`GET` and
+/// `POST` on `/.session.json?client=<id>`), which carries what the REST protocol cannot — the
+/// disconnection operations the server runs when the session's stream drops, and the identity a
+/// token stands for.
+///
+/// Touched only on the connection's queue. The client identifier stays the same for the
+/// connection's whole life, so that the server keeps the operations registered to run at every
+/// disconnection from one session to the next.
+final class RemoteSession {
+  enum Phase: Equatable {
+    /// No session stream (never needed yet, or closed with the connection).
+    case closed
+    /// The stream was requested; its `connected` event has not arrived.
+    case opening
+    /// The stream delivered `connected`: requests may be posted.
+    case open
+    /// The server does not offer the extension; the text says how it answered (remembered until
+    /// the connection is lost or closed).
+    case unavailable(String)
+  }
+
+  /// The request posted on the session, awaiting its answer on the stream.
+  struct Posted {
+    let identifier: RequestIdentifier
+    /// The number of the `POST`, to ignore the completion of an older one.
+    let number: UInt64
+    /// Whether the `POST` was answered `204` (the server handled the request).
+    var isAccepted = false
+    /// The answer, when the stream delivered it before the `POST` completed.
+    var answer: BackEndMessage?
+  }
+
+  /// The client identifier: 22 random letters and digits (about 131 bits).
+  let clientID: String
+  var phase = Phase.closed
+  /// Whether a session was ever open: it is then opened again at every connection, so that the
+  /// operations registered to run at every disconnection run at the next one too.
+  var hasBeenOpen = false
+  /// The token the server's session stands for: the one its stream was opened with, then the
+  /// one of each accepted `authenticate` (nil after `signOut` or a revocation). `POST`s present
+  /// it, as the server requires.
+  var token: String?
+  /// Changes with each stream, so that the callbacks of an older stream do nothing.
+  var streamNumber: UInt64 = 0
+  var task: URLSessionDataTask?
+  var parser = ServerSentEventParser()
+  var status = 0
+  var errorBody: [UInt8] = []
+  var lastActivity = DispatchTime.now()
+  var posted: Posted?
+  var postCount: UInt64 = 0
+
+  init() {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    var generator = SystemRandomNumberGenerator()
+    clientID = String((0..<22).map { _ in alphabet.randomElement(using: &generator)! })
+  }
+
+  /// Starts a new stream's state (the previous stream, if any, already cancelled).
+  func startStream(token: String?) {
+    streamNumber += 1
+    phase = .opening
+    self.token = token
+    task = nil
+    parser = ServerSentEventParser()
+    status = 0
+    errorBody = []
+    lastActivity = .now()
+  }
+
+  /// Ends the stream (cancelling it) and forgets an absent extension: the next connection
+  /// probes the server again. A posted request keeps waiting for its `POST` to complete (its
+  /// answer cannot come any more: it is sent again after reconnection).
+  func close() {
+    streamNumber += 1
+    task?.cancel()
+    task = nil
+    phase = .closed
+    posted?.answer = nil
+  }
+
+  /// Whether the stream (once requested) has been silent for longer than `timeout` nanoseconds
+  /// at `now` (uptime nanoseconds).
+  func isSilent(longerThan timeout: UInt64, now: UInt64) -> Bool {
+    guard phase == .opening || phase == .open else { return false }
+    return now - min(now, lastActivity.uptimeNanoseconds) > timeout
+  }
+}
