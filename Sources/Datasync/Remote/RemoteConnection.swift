@@ -40,10 +40,16 @@ import Foundation
 /// with ``BackEndMessage/acknowledgedAsChanged(_:written:)``. Otherwise it is acknowledged with
 /// what the server wrote, and the announcement that follows on the streams changes nothing.
 ///
+/// **Disconnection operations** travel in the same pipeline on the server's session extension,
+/// whose stream stays open while connected (the server runs them when it drops), as
+/// ``RemoteSession`` describes; a server without it refuses them with `invalidArgument`.
+///
 /// **Authentication.** The REST protocol has no session: the token the back end last accepted is
 /// sent (`auth=`) with every request and stream, including those sent again after a
 /// reconnection. The protocol does not tell who a token stands for, so an accepted token gets
 /// the identity ``tokenIdentity(for:)``; the rules of the server still see the real identity.
+/// While a session is open, authentications and sign-outs travel on it too, so that the
+/// session stands for the same token (and disconnection operations run as the same identity).
 final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   /// One listened location's stream.
   final class Stream {

@@ -9,9 +9,26 @@ import Foundation
 /// disconnection operations the server runs when the session's stream drops, and the identity a
 /// token stands for.
 ///
-/// Touched only on the connection's queue. The client identifier stays the same for the
-/// connection's whole life, so that the server keeps the operations registered to run at every
-/// disconnection from one session to the next.
+/// The first request that needs the session opens its stream (`GET
+/// /.session.json?client=<id>`, `Accept: text/event-stream`, the connection's credential) and
+/// waits for its `connected` event; each such request is then `POST`ed, in the connection's one
+/// ordered pipeline, and answered by its `ack`, `reject` or `auth` event. The server runs the
+/// disconnection operations when the stream drops, so the stream stays open while connected,
+/// closes with the connection (going offline, a lost connection, closing), and, once a session
+/// was open, opens again at each connection: the client identifier stays the same for the
+/// connection's whole life, so that the server keeps the operations registered for every
+/// disconnection from one session to the next, as the embedded back end does. The stream
+/// ending, breaking the protocol or staying silent loses the connection; a request that got no
+/// answer is sent again after reconnection (an operation whose `ack` was lost may then be
+/// registered twice).
+///
+/// A server without the extension — its session path answered with an HTTP error (`401` is
+/// tried again without credential), with something else than an event stream, or with a stream
+/// whose first event is not `connected` — refuses disconnection operations with
+/// `invalidArgument` naming the missing extension and how the server answered; that is
+/// remembered until the connection is lost or closed.
+///
+/// Touched only on the connection's queue.
 final class RemoteSession {
   enum Phase: Equatable {
     /// No session stream (never needed yet, or closed with the connection).
