@@ -8,12 +8,15 @@ extension RemoteConnection {
   // MARK: Session
 
   /// Whether a request travels on the session rather than as a REST request: disconnection
-  /// operations always; authentications and sign-outs while a session is open or opening, so
+  /// operations always; authentications unless the server lacks the extension (the session
+  /// tells the identity a token stands for); sign-outs while a session is open or opening, so
   /// that the session stands for the same token as the REST requests.
   func travelsOnSession(_ request: ClientRequest) -> Bool {
-    switch request {
-    case .writeOnDisconnection, .cancelDisconnectionWrites: true
-    case .authenticate, .signOut: session.phase == .opening || session.phase == .open
+    switch (request, session.phase) {
+    case (.writeOnDisconnection, _), (.cancelDisconnectionWrites, _): true
+    case (.authenticate, .unavailable): false
+    case (.authenticate, _): true
+    case (.signOut, .opening), (.signOut, .open): true
     default: false
     }
   }
@@ -155,8 +158,13 @@ extension RemoteConnection {
         return
       }
       finishSessionRequest(answer: message)
-    case .authenticationChanged(nil):
-      session.token = nil
+    case .authenticationChanged(let identity):
+      // The token now stands for another identity, or was revoked: the REST requests and
+      // streams go on without it then.
+      if identity == nil { session.token = nil }
+      guard identity != nil || token != nil else { return }
+      deliver(message)
+      if identity == nil { changeToken(to: nil) }
     default:
       break
     }

@@ -44,12 +44,13 @@ import Foundation
 /// whose stream stays open while connected (the server runs them when it drops), as
 /// ``RemoteSession`` describes; a server without it refuses them with `invalidArgument`.
 ///
-/// **Authentication.** The REST protocol has no session: the token the back end last accepted is
-/// sent (`auth=`) with every request and stream, including those sent again after a
-/// reconnection. The protocol does not tell who a token stands for, so an accepted token gets
-/// the identity ``tokenIdentity(for:)``; the rules of the server still see the real identity.
-/// While a session is open, authentications and sign-outs travel on it too, so that the
-/// session stands for the same token (and disconnection operations run as the same identity).
+/// **Authentication.** The token the back end last accepted is sent (`auth=`) with every request
+/// and stream, including those sent again after a reconnection. Authentications travel on the
+/// session (opening it if needed), which answers with the identity the server's rules see, and
+/// so do sign-outs while it is open: the session stands for the same token as the REST requests
+/// (disconnection operations run as that identity). A server without the session extension is
+/// asked with a REST request, and as the REST protocol does not tell who a token stands for, an
+/// accepted token then gets the stand-in identity ``tokenIdentity(for:)``.
 final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   /// One listened location's stream.
   final class Stream {
@@ -143,9 +144,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     transport = RemoteTransport(queue: queue)
   }
 
-  /// The identity an accepted token stands for, as far as the client can tell: the REST
-  /// protocol does not say, so it is `uid` the token's digest (the same token, the same
-  /// identity) and `provider` `"token"`.
+  /// The identity an accepted token stands for, as far as the client can tell without the
+  /// session extension: the REST protocol does not say, so it is `uid` the token's digest (the
+  /// same token, the same identity) and `provider` `"token"`.
   static func tokenIdentity(for token: String) -> DatasyncAuthentication {
     DatasyncAuthentication(
       uid: String(JSONValue.string(token).digest, radix: 16), provider: "token")

@@ -28,6 +28,10 @@ import Foundation
 /// `invalidArgument` naming the missing extension and how the server answered; that is
 /// remembered until the connection is lost or closed.
 ///
+/// Authentications travel on the session too (its `auth` event tells the identity the server's
+/// rules see), and sign-outs while it is open, so that the session stands for the connection's
+/// token; a revocation it announces (`auth-change`) ends the token for the REST requests as well.
+///
 /// Touched only on the connection's queue.
 final class RemoteSession {
   enum Phase: Equatable {
