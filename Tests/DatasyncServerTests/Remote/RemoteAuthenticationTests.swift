@@ -144,4 +144,23 @@ import Testing
     #expect(database.value(at: try DatasyncPath(parsing: "users/alice/online")) == .bool(false))
     #expect(database.value(at: try DatasyncPath(parsing: "users/alice/away")) == .null)
   }
+
+  @Test func theServersChangesOfTheTokensIdentityReachTheClientWithoutAnyListen() throws {
+    let server = try server()
+    let alice = RemoteClient("alice", server: server)
+    let states = Recorder<AuthenticationState>()
+    let observation = alice.application.authenticationService.observeState(
+      queue: DispatchQueue(label: "test.authentication"), onChange: states.append)
+    defer { observation.cancel() }
+    try authenticate(alice, "alice-token")
+    let database = try server.server.database()
+    let promoted = DatasyncAuthentication(uid: "alice", provider: "password")
+    database.setAuthentication(promoted, forToken: "alice-token")
+    database.setAuthentication(nil, forToken: "alice-token")
+    #expect(
+      states.wait(for: 4) == [
+        .unauthenticated, .authenticated(DatasyncAuthentication(uid: "alice")),
+        .authenticated(promoted), .unauthenticated,
+      ])
+  }
 }
