@@ -222,7 +222,8 @@ extension RemoteConnection {
     urlRequest.httpMethod = "POST"
     urlRequest.httpBody = Data(SessionProtocol.body(of: [request]))
     urlRequest.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
-    session.posted = RemoteSession.Posted(identifier: identifier, number: number)
+    session.posted = RemoteSession.Posted(
+      identifier: identifier, number: number, streamNumber: session.streamNumber)
     let task = transport.start(
       urlRequest,
       handlers: RemoteTransport.Handlers(
@@ -252,7 +253,10 @@ extension RemoteConnection {
       return sendNextRequest()
     }
     let status = error == nil ? finished.status : 0
-    if (200..<300).contains(status), phase == .connected, session.phase == .open {
+    let isOnLiveSession =
+      phase == .connected && session.phase == .open
+      && posted.streamNumber == session.streamNumber
+    if (200..<300).contains(status), isOnLiveSession {
       guard let answer = posted.answer else {
         session.posted?.isAccepted = true
         return
@@ -261,7 +265,10 @@ extension RemoteConnection {
     }
     session.posted = nil
     inFlight = nil
-    guard (400..<500).contains(status), status != 404, phase == .connected else {
+    // Posted on a session that has ended since: its answer cannot come, so it is sent again on
+    // the next session.
+    guard isOnLiveSession else { return sendNextRequest() }
+    guard (400..<500).contains(status), status != 404 else {
       // No answer, the server unavailable, or the session gone (404): the request is sent
       // again after reconnection.
       return loseConnection()

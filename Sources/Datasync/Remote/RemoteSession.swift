@@ -51,6 +51,8 @@ final class RemoteSession {
     let identifier: RequestIdentifier
     /// The number of the `POST`, to ignore the completion of an older one.
     let number: UInt64
+    /// The number of the stream it was posted on: its answer comes on that stream only.
+    let streamNumber: UInt64
     /// Whether the `POST` was answered `204` (the server handled the request).
     var isAccepted = false
     /// The answer, when the stream delivered it before the `POST` completed.

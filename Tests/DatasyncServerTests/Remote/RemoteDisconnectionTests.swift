@@ -227,3 +227,71 @@ import Testing
     #expect(service.sessionRequests.all == ["GET /.session.json", "GET /.session.json"])
   }
 }
+
+/// A registration whose session ended while it was posted.
+@Suite(.timeLimit(.minutes(1))) struct RemoteSessionLossTests {
+  /// A minimal session service: it holds the first `POST` unanswered and cuts the session's
+  /// stream, then answers that `POST` (`204`) once the client opened its next session; later
+  /// `POST`s are answered `204` and acknowledged on the current stream.
+  final class CuttingSessionService: @unchecked Sendable {
+    /// Protects everything below.
+    private let lock = NSLock()
+    private var stream: HTTPEventStream?
+    private var heldPost: HTTPResponder?
+    private var postCount = 0
+    let sessionGets = Recorder<Int>()
+    private(set) var http: HTTPServer!
+
+    init() throws {
+      http = try startServer { [unowned self] request, responder in
+        guard request.path == "/.session.json" else {
+          responder.respond(HTTPResponse(body: "{}"))
+          return
+        }
+        if request.method == "GET" { openSession(responder) } else { post(request, responder) }
+      }
+    }
+
+    private func openSession(_ responder: HTTPResponder) {
+      let stream = try! responder.openEventStream()
+      try? stream.send(event: "connected", data: #"{"client":"stub","timestamp":0}"#)
+      let held = lock.withLock {
+        self.stream = stream
+        defer { heldPost = nil }
+        return heldPost
+      }
+      held?.respond(HTTPResponse(status: .noContent))
+      sessionGets.append(1)
+    }
+
+    private func post(_ request: HTTPRequest, _ responder: HTTPResponder) {
+      let (isFirst, stream) = lock.withLock {
+        defer { postCount += 1 }
+        if postCount == 0 { heldPost = responder }
+        return (postCount == 0, self.stream)
+      }
+      if isFirst {
+        stream?.close()
+        return
+      }
+      responder.respond(HTTPResponse(status: .noContent))
+      let requests = try! JSONSerialization.jsonObject(with: Data(request.body)) as! [[String: Any]]
+      for case let identifier as Int in requests.map({ $0["id"] }) {
+        try? stream?.send(event: "ack", data: #"{"id":\#(identifier)}"#)
+      }
+    }
+
+    deinit { http.stop() }
+  }
+
+  @Test func aRequestPostedOnASessionThatEndedIsPostedAgainOnTheNextOne() throws {
+    let service = try CuttingSessionService()
+    let alice = RemoteClient(url: URL(string: "http://127.0.0.1:\(service.http.port)")!)
+    try alice.wait { queue, then in
+      try! alice.node("presence/alice").set(false, at: .onDisconnection, queue: queue, then: then)
+    }
+    #expect(service.sessionGets.all.count == 2)
+    let states = alice.states.wait { $0.count { $0 != .disconnected } >= 2 }
+    #expect(states.count { $0 != .disconnected } == 2, "\(states)")
+  }
+}
