@@ -8,12 +8,14 @@ extension RemoteConnection {
   // MARK: Session
 
   /// Whether a request travels on the session rather than as a REST request: disconnection
-  /// operations always; authentications unless the server lacks the extension (the session
-  /// tells the identity a token stands for); sign-outs while a session is open or opening, so
-  /// that the session stands for the same token as the REST requests.
+  /// operations and increments from a start other than 0 (the increment server value starts
+  /// from 0) always; authentications unless the server lacks the extension (the session tells
+  /// the identity a token stands for); sign-outs while a session is open or opening, so that the
+  /// session stands for the same token as the REST requests.
   func travelsOnSession(_ request: ClientRequest) -> Bool {
     switch (request, session.phase) {
     case (.writeOnDisconnection, _), (.cancelDisconnectionWrites, _): true
+    case (.write(_, .increment(_, let start, _)), _): start != 0
     case (.authenticate, .unavailable): false
     case (.authenticate, _): true
     case (.signOut, .opening), (.signOut, .open): true
@@ -49,17 +51,25 @@ extension RemoteConnection {
   private func missingSessionError(_ request: ClientRequest, answer: String) -> WebcomError {
     let missing =
       "the server at \(endpoint.base.absoluteString) does not offer the session extension "
-      + "(\(answer)), which disconnection operations need"
+      + "(\(answer)), which"
     switch request {
+    case .write(_, .increment(let path, let start, _)):
+      return WebcomError(
+        .invalidArgument,
+        "cannot increment \(path.string) from \(start): \(missing) increments from a start "
+          + "other than 0 need (the increment server value starts from 0)")
     case .writeOnDisconnection(_, let operation, _):
       return WebcomError(
         .invalidArgument,
-        "cannot register a disconnection write at \(operation.path.string): \(missing)")
+        "cannot register a disconnection write at \(operation.path.string): \(missing) "
+          + "disconnection operations need")
     case .cancelDisconnectionWrites(_, let path):
       return WebcomError(
-        .invalidArgument, "cannot cancel the disconnection writes at \(path.string): \(missing)")
+        .invalidArgument,
+        "cannot cancel the disconnection writes at \(path.string): \(missing) disconnection "
+          + "operations need")
     default:
-      return WebcomError(.invalidArgument, "cannot send this request: \(missing)")
+      return WebcomError(.invalidArgument, "cannot send this request: \(missing) it needs")
     }
   }
 
@@ -151,12 +161,9 @@ extension RemoteConnection {
     switch message {
     case .acknowledged(let identifier, _), .rejected(let identifier, _, _),
       .authenticated(let identifier, _):
-      guard var posted = session.posted, posted.identifier == identifier else { return }
-      guard posted.isAccepted else {
-        posted.answer = message
-        session.posted = posted
-        return
-      }
+      // Answered at once, even before its `POST` completes (whose completion is then
+      // ignored), so that the changes the streams announce meanwhile apply to the written data.
+      guard session.posted?.identifier == identifier else { return }
       finishSessionRequest(answer: message)
     case .authenticationChanged(let identity):
       // The token now stands for another identity, or was revoked: the REST requests and
@@ -198,6 +205,17 @@ extension RemoteConnection {
       loseConnection()
     case .closed, .unavailable:
       break
+    }
+  }
+
+  /// Ends the session's stream with the connection. A request whose `POST` the server accepted
+  /// leaves the flight (its answer was lost with the stream): the pipeline sends it again after
+  /// reconnection, or fails it if it is an authentication.
+  func endSession() {
+    session.close()
+    if session.posted?.isAccepted == true {
+      session.posted = nil
+      inFlight = nil
     }
   }
 
@@ -257,17 +275,19 @@ extension RemoteConnection {
       phase == .connected && session.phase == .open
       && posted.streamNumber == session.streamNumber
     if (200..<300).contains(status), isOnLiveSession {
-      guard let answer = posted.answer else {
-        session.posted?.isAccepted = true
-        return
-      }
-      return finishSessionRequest(answer: answer)
+      session.posted?.isAccepted = true
+      return
     }
     session.posted = nil
     inFlight = nil
     // Posted on a session that has ended since: its answer cannot come, so it is sent again on
-    // the next session.
-    guard isOnLiveSession else { return sendNextRequest() }
+    // the next session (the changes held meanwhile, from the new streams, go on at once).
+    guard isOnLiveSession else {
+      if phase == .connected {
+        for change in finished.held { deliver(.changed(change)) }
+      }
+      return sendNextRequest()
+    }
     guard (400..<500).contains(status), status != 404 else {
       // No answer, the server unavailable, or the session gone (404): the request is sent
       // again after reconnection.
@@ -281,14 +301,16 @@ extension RemoteConnection {
           RemoteAnswer.code(of: status),
           "the server refused the session request (HTTP \(status)"
             + "\(RemoteAnswer.reason(in: finished.body)))"),
-        current: nil))
+        current: nil), of: finished)
     sendNextRequest()
   }
 
   /// The request at the head of the pipeline got its answer on the session: it leaves the
-  /// pipeline; an accepted token or a sign-out also changes what the REST requests present.
+  /// pipeline; an accepted token or a sign-out also changes what the REST requests present, and
+  /// a write is acknowledged as a REST write is (see ``RemoteConnection``).
   private func finishSessionRequest(answer: BackEndMessage) {
     session.posted = nil
+    let finished = inFlight
     inFlight = nil
     let request = pipeline.removeFirst()
     failures = 0
@@ -302,7 +324,11 @@ extension RemoteConnection {
     default:
       break
     }
-    deliverAnswer(answer)
+    if let finished {
+      deliverAnswer(answer, of: finished)
+    } else {
+      deliverAnswer(answer)
+    }
     sendNextRequest()
   }
 }

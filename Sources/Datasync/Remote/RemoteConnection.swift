@@ -38,7 +38,9 @@ import Foundation
 /// write announced it before the answer arrived (or started meanwhile), the back end's data the
 /// client holds already includes the write and maybe later changes: the write is acknowledged
 /// with ``BackEndMessage/acknowledgedAsChanged(_:written:)``. Otherwise it is acknowledged with
-/// what the server wrote, and the announcement that follows on the streams changes nothing.
+/// what the server wrote, and the announcement that follows on the streams changes nothing. An
+/// increment's result is unknown until its answer: the changes announced where it writes wait
+/// for that answer, which takes the place of the first of them that sets what it wrote.
 ///
 /// **Disconnection operations** travel in the same pipeline on the server's session extension,
 /// whose stream stays open while connected (the server runs them when it drops), as
@@ -84,6 +86,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     /// Whether a stream covering the write got its location's value while it was in flight,
     /// holding what the write writes (so probably taken after the write).
     var coveringStreamStarted = false
+    /// For an increment, whose result is unknown until its answer: the changes the streams
+    /// announced where it writes meanwhile, held until then (see ``deliverAnswer(_:of:)``).
+    var held: [WriteOperation] = []
   }
 
   enum Phase {
@@ -299,7 +304,8 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     idleTimer = nil
     for stream in streams.values { stream.task?.cancel() }
     streams = [:]
-    session.close()
+    inFlight?.held = []
+    endSession()
     phase = .idle
     // The client fails the authentications it sent when the connection drops: they leave the
     // pipeline (the one in flight when it completes, its answer ignored).

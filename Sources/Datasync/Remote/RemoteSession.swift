@@ -6,8 +6,8 @@ import Foundation
 
 /// The state of a remote connection's session: the server's session extension (`GET` and
 /// `POST` on `/.session.json?client=<id>`), which carries what the REST protocol cannot — the
-/// disconnection operations the server runs when the session's stream drops, and the identity a
-/// token stands for.
+/// disconnection operations the server runs when the session's stream drops, increments from a
+/// start other than 0, and the identity a token stands for.
 ///
 /// The first request that needs the session opens its stream (`GET
 /// /.session.json?client=<id>`, `Accept: text/event-stream`, the connection's credential) and
@@ -53,10 +53,9 @@ final class RemoteSession {
     let number: UInt64
     /// The number of the stream it was posted on: its answer comes on that stream only.
     let streamNumber: UInt64
-    /// Whether the `POST` was answered `204` (the server handled the request).
+    /// Whether the `POST` was answered `204` (the server handled the request; its answer is
+    /// still to come on the stream).
     var isAccepted = false
-    /// The answer, when the stream delivered it before the `POST` completed.
-    var answer: BackEndMessage?
   }
 
   /// The client identifier: 22 random letters and digits (about 131 bits).
@@ -98,14 +97,13 @@ final class RemoteSession {
   }
 
   /// Ends the stream (cancelling it) and forgets an absent extension: the next connection
-  /// probes the server again. A posted request keeps waiting for its `POST` to complete (its
-  /// answer cannot come any more: it is sent again after reconnection).
+  /// probes the server again. A posted request's answer cannot come any more (see
+  /// ``RemoteConnection/endSession()``).
   func close() {
     streamNumber += 1
     task?.cancel()
     task = nil
     phase = .closed
-    posted?.answer = nil
   }
 
   /// Whether the stream (once requested) has been silent for longer than `timeout` nanoseconds

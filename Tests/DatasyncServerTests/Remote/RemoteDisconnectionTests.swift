@@ -214,6 +214,16 @@ import Testing
     try alice.wait { queue, then in
       try! alice.node("presence/alice").set(true, queue: queue, then: then)
     }
+    let incrementRefused = #expect(throws: WebcomError.self) {
+      try alice.wait { queue, then in
+        try! alice.node("count").increment(from: 10, by: 1, queue: queue, then: then)
+      }
+    }
+    #expect(incrementRefused?.code == .invalidArgument)
+    #expect(
+      incrementRefused?.message.hasPrefix(
+        "cannot increment /count from 10.0: the server at \(url.absoluteString) does not offer "
+          + "the session extension") == true, "\(incrementRefused?.message ?? "")")
     #expect(service.sessionRequests.all == ["GET /.session.json"])
     // After a disconnection the service is asked again.
     alice.application.datasyncService.isConnectionEnabled = false
