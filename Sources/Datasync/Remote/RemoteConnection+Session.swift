@@ -86,11 +86,15 @@ extension RemoteConnection {
 
   // MARK: Session stream
 
-  /// Opens the session's stream with `token` (the connection's token by default); requests
-  /// wait for its `connected` event.
-  func openSession(token: String?? = .none) {
+  /// Opens the session's stream with the connection's token; requests wait for its `connected`
+  /// event.
+  func openSession() {
+    openSession(withToken: token)
+  }
+
+  private func openSession(withToken token: String?) {
     session.close()
-    session.startStream(token: token ?? self.token)
+    session.startStream(token: token)
     let number = session.streamNumber
     var request = URLRequest(
       url: sessionURL(token: session.token), timeoutInterval: options.idleTimeout)
@@ -193,7 +197,7 @@ extension RemoteConnection {
     case .opening where status == 401 && session.token != nil:
       // The token was revoked while away: the session starts unauthenticated, as a connection
       // does, and the client's authentication request answers for the token.
-      openSession(token: .some(nil))
+      openSession(withToken: nil)
     case .opening where error == nil && status != 0 && ![502, 503, 504].contains(status):
       let answer =
         status == 200
@@ -230,7 +234,7 @@ extension RemoteConnection {
   // MARK: Session requests
 
   /// Posts the request at the head of the pipeline on the open session; it is answered by its
-  /// event on the stream, once the `POST` was accepted.
+  /// event on the stream (which may come before the `POST` completes).
   private func post(_ request: ClientRequest) {
     guard let identifier = request.identifier else { return }
     session.postCount += 1

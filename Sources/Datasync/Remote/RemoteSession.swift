@@ -24,9 +24,10 @@ import Foundation
 ///
 /// A server without the extension — its session path answered with an HTTP error (`401` is
 /// tried again without credential), with something else than an event stream, or with a stream
-/// whose first event is not `connected` — refuses disconnection operations with
-/// `invalidArgument` naming the missing extension and how the server answered; that is
-/// remembered until the connection is lost or closed.
+/// whose first event is not `connected` — refuses disconnection operations and increments from
+/// a start other than 0 with `invalidArgument` naming the missing extension and how the server
+/// answered, and authentications go as REST requests; that is remembered until the connection is
+/// lost or closed.
 ///
 /// Authentications travel on the session too (its `auth` event tells the identity the server's
 /// rules see), and sign-outs while it is open, so that the session stands for the connection's
