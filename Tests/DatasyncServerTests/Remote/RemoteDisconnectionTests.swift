@@ -74,6 +74,20 @@ import Testing
       second.suffix(2) == [#"{"state":"online"}"#, #"{"state":"offline"}"#], "\(second)")
   }
 
+  @Test func operationsRunInTheClientsNamespace() throws {
+    let server = try TestDatabaseServer()
+    let alice = RemoteClient("alice", server: server, namespace: "staging")
+    try alice.wait { queue, then in
+      try! alice.node("presence/alice").set(
+        false, at: .nextDisconnection, queue: queue, then: then)
+    }
+    alice.application.datasyncService.isConnectionEnabled = false
+    #expect(server.server.waitForOpenStreams(atMost: 0))
+    let staging = try server.server.database(for: Namespace("staging"))
+    #expect(staging.value(at: try DatasyncPath(parsing: "presence/alice")) == .bool(false))
+    #expect(try server.server.database().value(at: DatasyncPath(parsing: "presence")) == .null)
+  }
+
   @Test func cancelledOperationsDoNotRunAndOrderWithWritesIsKept() throws {
     let server = try TestDatabaseServer()
     let observer = try ValueObserver("room", server: server)
