@@ -123,6 +123,12 @@ public final class DatabaseServer: Sendable {
     streams.wait(untilAtMost: count, deadline: Date(timeIntervalSinceNow: timeout.seconds))
   }
 
+  /// Waits (at most `timeout`) until at least `count` event streams are open; returns whether
+  /// they are. A session's stream counts once its session is connected to the back end.
+  package func waitForOpenStreams(atLeast count: Int, timeout: Duration = .seconds(10)) -> Bool {
+    streams.wait(untilAtLeast: count, deadline: Date(timeIntervalSinceNow: timeout.seconds))
+  }
+
   /// Stops serving: no more connections, every stream closed (its clients' disconnection
   /// operations run), every database closed. Idempotent.
   public func stop() {

@@ -10,11 +10,16 @@ public enum DatasyncBackEnd: Sendable {
   /// Listens are Server-Sent Events streams, writes and reads HTTP requests sent in order; the
   /// application's token (``AuthenticationService/authenticate(withToken:queue:then:)``) goes with
   /// each of them. The connection is checked, lost and restored as ``RemoteOptions`` sets; the
-  /// client then resynchronises every subscription from the fresh data. Disconnection operations
-  /// and increments from a start other than 0 are refused with `invalidArgument`, as the REST
-  /// protocol cannot carry them. A `url` that is not an absolute `http`/`https` URL with a host
-  /// and no query never connects: every request and subscription fails at once with an
-  /// `invalidArgument` error naming it, and writes are not applied locally.
+  /// client then resynchronises every subscription from the fresh data. Disconnection
+  /// operations, authentications and increments from a start other than 0 travel on the session
+  /// extension of `datasync serve` (one more stream, `/.session.json`, open while connected; the
+  /// server runs the operations when it drops, as when the client goes offline, and tells the
+  /// identity a token stands for). Against a service without it, disconnection operations and
+  /// increments from a start other than 0 fail with `invalidArgument` naming the missing
+  /// extension, and an accepted token gets a stand-in identity. A `url` that is not an absolute
+  /// `http`/`https` URL with a host and no query never connects: every request and
+  /// subscription fails at once with an `invalidArgument` error naming it, and writes are not
+  /// applied locally.
   ///
   /// ```swift
   /// let app = WebcomApplication(

@@ -25,6 +25,10 @@ extension RemoteConnection {
   /// Sends the request at the head of the pipeline, when connected and none is in flight.
   func sendNextRequest() {
     while phase == .connected, inFlight == nil, let request = pipeline.first {
+      if travelsOnSession(request) {
+        guard sendOnSession(request) else { return }
+        continue
+      }
       if case .signOut(let identifier) = request {
         pipeline.removeFirst()
         changeToken(to: nil)
@@ -33,11 +37,8 @@ extension RemoteConnection {
       }
       guard let http = RemoteRequest(request) else {
         pipeline.removeFirst()
-        let url = endpoint.base.absoluteString
-        let error =
-          RemoteRequest.unsupportedError(request, url: url)
-          ?? WebcomError(.internalError, "the remote back end cannot send this request")
         if let identifier = request.identifier {
+          let error = WebcomError(.internalError, "the remote back end cannot send this request")
           deliver(.rejected(identifier, error, current: nil))
         }
         continue
@@ -68,7 +69,7 @@ extension RemoteConnection {
 
   /// Sends `token` from now on; the open streams start again with it, so that the server checks
   /// them as the new identity (their fresh data raises only what differs).
-  private func changeToken(to token: String?) {
+  func changeToken(to token: String?) {
     guard token != self.token else { return }
     self.token = token
     guard phase == .connected else { return }
@@ -99,9 +100,26 @@ extension RemoteConnection {
       if case .authenticated = message, case .authenticate(_, let accepted) = request {
         changeToken(to: accepted)
       }
-      deliverAnswer(acknowledgement(message, finished))
+      deliverAnswer(message, of: finished)
     }
     sendNextRequest()
+  }
+
+  /// Delivers the answer of the request that was in flight (see ``deliverAnswer(_:)``). The
+  /// changes held while an increment was in flight go around it: those announced before the
+  /// increment's own announcement (the first that sets what it wrote) first, the answer in
+  /// place of that announcement, the later ones after it (all before it when none is its own).
+  func deliverAnswer(_ message: BackEndMessage, of finished: InFlight) {
+    let held = finished.held
+    guard !held.isEmpty else { return deliverAnswer(acknowledgement(message, finished)) }
+    var own: Int?
+    if case .acknowledged(_, let announced?) = message {
+      own = held.firstIndex { Self.same($0, announced) }
+    }
+    for change in held[..<(own ?? held.count)] { deliver(.changed(change)) }
+    deliverAnswer(message)
+    guard let own else { return }
+    for change in held[(own + 1)...] { deliver(.changed(change)) }
   }
 
   /// The acknowledgement of a write as the client must receive it (see the type's

@@ -142,6 +142,10 @@ extension RemoteConnection {
       }
       if let write = inFlightWrite, Self.overlaps(operation.path, write.path) {
         inFlight?.announced.append((stream.location, operation))
+        if case .increment = write {
+          inFlight?.held.append(operation)
+          return
+        }
       }
       deliver(.changed(operation))
     case .cancel(let reason):

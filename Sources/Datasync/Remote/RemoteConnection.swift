@@ -41,12 +41,21 @@ import Foundation
 /// write announced it before the answer arrived (or started meanwhile), the back end's data the
 /// client holds already includes the write and maybe later changes: the write is acknowledged
 /// with ``BackEndMessage/acknowledgedAsChanged(_:written:)``. Otherwise it is acknowledged with
-/// what the server wrote, and the announcement that follows on the streams changes nothing.
+/// what the server wrote, and the announcement that follows on the streams changes nothing. An
+/// increment's result is unknown until its answer: the changes announced where it writes wait
+/// for that answer, which takes the place of the first of them that sets what it wrote.
 ///
-/// **Authentication.** The REST protocol has no session: the token the back end last accepted is
-/// sent (`auth=`) with every request and stream, including those sent again after a
-/// reconnection. The protocol does not tell who a token stands for, so an accepted token gets
-/// the identity ``tokenIdentity(for:)``; the rules of the server still see the real identity.
+/// **Disconnection operations** travel in the same pipeline on the server's session extension,
+/// whose stream stays open while connected (the server runs them when it drops), as
+/// ``RemoteSession`` describes; a server without it refuses them with `invalidArgument`.
+///
+/// **Authentication.** The token the back end last accepted is sent (`auth=`) with every request
+/// and stream, including those sent again after a reconnection. Authentications travel on the
+/// session (opening it if needed), which answers with the identity the server's rules see, and
+/// so do sign-outs while it is open: the session stands for the same token as the REST requests
+/// (disconnection operations run as that identity). A server without the session extension is
+/// asked with a REST request, and as the REST protocol does not tell who a token stands for, an
+/// accepted token then gets the stand-in identity ``tokenIdentity(for:)``.
 final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   /// One listened location's stream.
   final class Stream {
@@ -80,6 +89,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     /// Whether a stream covering the write got its location's value while it was in flight,
     /// holding what the write writes (so probably taken after the write).
     var coveringStreamStarted = false
+    /// For an increment, whose result is unknown until its answer: the changes the streams
+    /// announced where it writes meanwhile, held until then (see ``deliverAnswer(_:of:)``).
+    var held: [WriteOperation] = []
   }
 
   enum Phase {
@@ -123,6 +135,8 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   private var deferredAnswers: [BackEndMessage] = []
   /// The token the back end last accepted.
   var token: String?
+  /// The session, for what the REST protocol cannot carry (see ``RemoteSession``).
+  let session = RemoteSession()
   private var idleTimer: DispatchSourceTimer?
   private var reconnectionTimer: DispatchWorkItem?
   /// The response head of the check in progress.
@@ -142,9 +156,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     transport = RemoteTransport(queue: queue)
   }
 
-  /// The identity an accepted token stands for, as far as the client can tell: the REST
-  /// protocol does not say, so it is `uid` the token's digest (the same token, the same
-  /// identity) and `provider` `"token"`.
+  /// The identity an accepted token stands for, as far as the client can tell without the
+  /// session extension: the REST protocol does not say, so it is `uid` the token's digest (the
+  /// same token, the same identity) and `provider` `"token"`.
   static func tokenIdentity(for token: String) -> DatasyncAuthentication {
     DatasyncAuthentication(
       uid: String(JSONValue.string(token).digest, radix: 16), provider: "token")
@@ -277,6 +291,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     deferredAnswers = []
     for answer in answers { deliver(answer) }
     startIdleTimer()
+    if session.hasBeenOpen { openSession() }
     sendNextRequest()
   }
 
@@ -297,6 +312,8 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     for stream in streams.values { stream.task?.cancel() }
     streams = [:]
     listened = []
+    inFlight?.held = []
+    endSession()
     phase = .idle
     // The client fails the authentications it sent when the connection drops: they leave the
     // pipeline (the one in flight when it completes, its answer ignored).
@@ -331,6 +348,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       loseConnection()
       return
     }
+    if session.isSilent(longerThan: timeout, now: limit) { loseConnection() }
   }
 
   func deliver(_ message: BackEndMessage) {

@@ -21,8 +21,8 @@ struct RemoteRequest {
   let headers: [String: String]
 
   /// The HTTP request of a client request; nil for listens and unlistens (streams), sign-outs
-  /// (answered at once) and requests the REST protocol cannot carry (see
-  /// ``unsupportedError(_:)``).
+  /// (answered at once), and what the REST protocol cannot carry — disconnection operations and
+  /// increments from a start other than 0, which travel on the session (see ``RemoteSession``).
   init?(_ request: ClientRequest) {
     switch request {
     case .write(_, .set(let path, .null)):
@@ -67,29 +67,6 @@ struct RemoteRequest {
   static let probeQuery = [
     URLQueryItem(name: "shallow", value: "true"), URLQueryItem(name: "print", value: "silent"),
   ]
-
-  /// The error answering a request the REST protocol cannot carry; nil for the others.
-  static func unsupportedError(_ request: ClientRequest, url: String) -> WebcomError? {
-    switch request {
-    case .write(_, .increment(let path, let start, _)) where start != 0:
-      return WebcomError(
-        .invalidArgument,
-        "cannot increment \(path.string) from \(start): the remote back end at \(url) "
-          + "increments with the increment server value, which starts from 0")
-    case .writeOnDisconnection(_, let operation, _):
-      return WebcomError(
-        .invalidArgument,
-        "cannot register a disconnection write at \(operation.path.string): the remote back "
-          + "end at \(url) speaks the REST protocol, which has no disconnection operations")
-    case .cancelDisconnectionWrites(_, let path):
-      return WebcomError(
-        .invalidArgument,
-        "cannot cancel the disconnection writes at \(path.string): the remote back end at "
-          + "\(url) speaks the REST protocol, which has no disconnection operations")
-    default:
-      return nil
-    }
-  }
 
   /// The URL request to send.
   func urlRequest(endpoint: RemoteEndpoint, token: String?, timeout: TimeInterval) -> URLRequest {

@@ -11,7 +11,7 @@ final class StreamRegistry: @unchecked Sendable {
     let close: @Sendable () -> Void
   }
 
-  /// Protects `entries` and `nextIdentifier`; signalled when a stream is removed.
+  /// Protects `entries` and `nextIdentifier`; signalled when a stream is added or removed.
   private let lock = NSCondition()
   private var entries: [UInt64: Entry] = [:]
   private var nextIdentifier: UInt64 = 0
@@ -24,6 +24,7 @@ final class StreamRegistry: @unchecked Sendable {
     lock.withLock {
       nextIdentifier += 1
       entries[nextIdentifier] = Entry(stream: stream, close: close)
+      lock.broadcast()
       return nextIdentifier
     }
   }
@@ -42,6 +43,17 @@ final class StreamRegistry: @unchecked Sendable {
     lock.withLock {
       while entries.count > count {
         if !lock.wait(until: deadline) { return entries.count <= count }
+      }
+      return true
+    }
+  }
+
+  /// Waits until at least `count` streams are open, or the deadline passes; returns whether
+  /// that many are.
+  func wait(untilAtLeast count: Int, deadline: Date) -> Bool {
+    lock.withLock {
+      while entries.count < count {
+        if !lock.wait(until: deadline) { return entries.count >= count }
       }
       return true
     }

@@ -68,32 +68,87 @@ import Testing
       try! alice.node("count").value(queue: queue, then: then)
     }
     #expect(read.json == "5")
-    let refused = #expect(throws: WebcomError.self) {
-      try alice.wait { queue, then in
-        try! alice.node("other").increment(from: 10, by: 1, queue: queue, then: then)
+    // From another start, the increment travels on the session; the view raises each value
+    // once.
+    let values = Recorder<String>()
+    try alice.node("other").subscribe(
+      to: .valueChange, queue: DispatchQueue(label: "test.values"),
+      onEvent: { values.append($0.value.json) })
+    #expect(values.wait(for: 1) == ["null"])
+    let fromTen = try alice.wait { queue, then in
+      try! alice.node("other").increment(from: 10, by: 1, queue: queue, then: then)
+    }
+    let again = try alice.wait { queue, then in
+      try! alice.node("other").increment(from: 10, by: 1, queue: queue, then: then)
+    }
+    #expect([fromTen.json, again.json] == ["11", "12"])
+    #expect(values.wait { $0.last == "12" } == ["null", "11", "12"])
+    #expect(
+      try server.server.database().value(at: DatasyncPath(parsing: "/other")) == .int(12))
+  }
+}
+
+/// An increment whose announcement on the streams comes before its answer.
+@Suite(.timeLimit(.minutes(1))) struct RemoteIncrementAnnouncementTests {
+  /// A service whose root stream announces an increment's result (then a marker elsewhere)
+  /// while it holds the increment's answer until ``releaseAnswer()``.
+  final class EarlyAnnouncingService: @unchecked Sendable {
+    /// Protects `stream` and `heldAnswer`.
+    private let lock = NSLock()
+    private var stream: HTTPEventStream?
+    private var heldAnswer: HTTPResponder?
+    private(set) var http: HTTPServer!
+
+    init() throws {
+      http = try startServer { [unowned self] request, responder in
+        let isStream = request.headers.values(for: "Accept").contains {
+          $0.contains("event-stream")
+        }
+        switch (request.method, request.path, isStream) {
+        case ("GET", "/.json", true):
+          let stream = try! responder.openEventStream()
+          try? stream.send(event: "put", data: #"{"path":"/","data":null}"#)
+          lock.withLock { self.stream = stream }
+        case ("PUT", "/count.json", _):
+          let stream = lock.withLock {
+            heldAnswer = responder
+            return self.stream
+          }
+          try? stream?.send(event: "put", data: #"{"path":"/count","data":1}"#)
+          try? stream?.send(event: "put", data: #"{"path":"/marker","data":true}"#)
+        case ("GET", "/.session.json", _):
+          responder.respond(.jsonError(.notFound, message: "no such path"))
+        default:
+          responder.respond(HTTPResponse(body: "{}"))
+        }
       }
     }
-    #expect(refused?.code == .invalidArgument)
-    #expect(refused?.message.contains("starts from 0") == true)
+
+    func releaseAnswer() {
+      lock.withLock { heldAnswer }?.respond(HTTPResponse(body: "1"))
+    }
+
+    deinit { http.stop() }
   }
 
-  @Test func disconnectionOperationsAreRefusedNamingTheMissingCapability() throws {
-    let server = try TestDatabaseServer()
-    let alice = RemoteClient("alice", server: server)
-    let refused = #expect(throws: WebcomError.self) {
-      try alice.wait { queue, then in
-        try! alice.node("presence/alice").set(
-          false, at: .onDisconnection, queue: queue, then: then)
-      }
+  @Test func theAnnouncementWaitsForTheAnswerAndTheViewNeverCountsTheIncrementTwice() throws {
+    let service = try EarlyAnnouncingService()
+    let alice = RemoteClient(url: URL(string: "http://127.0.0.1:\(service.http.port)")!)
+    let values = Recorder<String>()
+    try alice.node("/").subscribe(
+      to: .valueChange, queue: DispatchQueue(label: "test.values"),
+      onEvent: { values.append($0.value.json) })
+    #expect(values.wait(for: 1) == ["null"])
+    let result = Recorder<WebcomResult<DatasyncValue>>()
+    try alice.node("count").increment(by: 1, queue: DispatchQueue(label: "test.result")) {
+      result.append($0)
     }
-    #expect(refused?.code == .invalidArgument)
-    #expect(refused?.message.contains("no disconnection operations") == true)
-    // The pipeline goes on after the refusal.
-    try alice.wait { queue, then in
-      try! alice.node("presence/alice").set(true, queue: queue, then: then)
-    }
-    #expect(
-      try server.server.database().value(at: DatasyncPath(parsing: "/presence/alice"))
-        == .bool(true))
+    // The marker, announced after the increment's result, shows that both arrived; the
+    // increment's announcement waits for its answer, so the view counts the increment once.
+    let seen = values.wait { $0.last?.contains("marker") == true }
+    #expect(seen == ["null", #"{"count":1}"#, #"{"count":1,"marker":true}"#], "\(seen)")
+    service.releaseAnswer()
+    #expect(try result.wait(for: 1).first?.get().json == "1")
+    #expect(values.all == seen)
   }
 }

@@ -90,6 +90,7 @@ import Testing
       to: .child(addition: true, change: true, removal: true), queue: events,
       onEvent: { children.append(describeRemote($0)) })
     let (child, _) = try values(of: alice, at: "room/a")
+    #expect(child.wait(for: 1) == ["null"])
     try bob.wait { queue, then in try! bob.node("room/a").set(1, queue: queue, then: then) }
     #expect(child.wait { $0.last == "1" } == ["null", "1"])
     #expect(children.wait(for: 1) == ["+a 1"])
