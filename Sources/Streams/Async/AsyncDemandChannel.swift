@@ -4,10 +4,13 @@
 /// Subscribes when created. Several tasks may await `next()` on copies of one iterator: each
 /// waits for its own value. Demand asked before the subscription arrives accumulates and is
 /// requested when it does (three early `next()` calls request `.max(3)`). A value that arrives
-/// with no `next()` waiting is not delivered, as with Combine. The upstream's end resumes every
-/// waiting call: with nil on finish, with the error on failure (a failure that arrives with none
-/// waiting is thrown by the next call, once). `cancel()` (task cancellation, or the iterator going
-/// away) cancels the upstream subscription and resumes every waiting call with nil.
+/// with no `next()` waiting is not delivered (Combine traps there; this channel drops it). A value
+/// that arrives before the subscription is not delivered either and, as with Combine, resumes every
+/// waiting call with nil while the demand they asked stays for the subscription. The upstream's end
+/// resumes every waiting call, as Combine does: on finish all with nil; on failure the oldest
+/// waiting call throws the error and the others get nil (a failure that arrives with none waiting
+/// is thrown by the next call, once). `cancel()` (task cancellation, or the iterator going away)
+/// cancels the upstream subscription and resumes every waiting call with nil.
 internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Cancellable,
   @unchecked Sendable
 {
@@ -48,6 +51,14 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
+    guard subscription != nil else {
+      let waiting = takeWaiters()
+      lock.unlock()
+      for waiter in waiting {
+        waiter.resume(returning: UnsafeTransfer(.success(nil)))
+      }
+      return .none
+    }
     guard head < waiters.count else {
       lock.unlock()
       return .none
@@ -78,8 +89,10 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
       end = waiting.isEmpty ? .failed(error) : .delivered
     }
     lock.unlock()
-    for waiter in waiting {
-      waiter.resume(ending: completion)
+    guard let oldest = waiting.first else { return }
+    oldest.resume(ending: completion)
+    for waiter in waiting.dropFirst() {
+      waiter.resume(returning: UnsafeTransfer(.success(nil)))
     }
   }
 

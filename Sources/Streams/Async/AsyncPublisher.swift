@@ -15,10 +15,11 @@ extension Publisher where Failure == Never {
 /// and waits for it. Copies of one iterator may wait in several tasks at once: each waiting call
 /// adds one to the demand and gets its own value, and the stream's end resumes them all. Demand
 /// asked before the subscription arrives accumulates; a value the publisher sends while no call
-/// waits is not delivered, as with Combine. The loop ends when the publisher finishes. Cancelling the task, or leaving the
-/// loop (the iterator going away), cancels the upstream subscription and ends the sequence. A
-/// publisher that delivers only on demand loses nothing; a hot publisher (a subject) drops the
-/// values sent while the loop body runs — use ``Publisher/values(bufferingPolicy:)`` to keep them.
+/// waits is not delivered, as with Combine. The loop ends when the publisher finishes. Cancelling
+/// the task, or leaving the loop (the iterator going away), cancels the upstream subscription and
+/// ends the sequence. A publisher that delivers only on demand loses nothing; a hot publisher (a
+/// subject) drops the values sent while the loop body runs — use
+/// ``Publisher/values(bufferingPolicy:)`` to keep them.
 public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.Failure == Never {
   public typealias Element = Upstream.Output
   public typealias Failure = Never

@@ -16,9 +16,10 @@ extension Publisher {
 /// and waits for it. Copies of one iterator may wait in several tasks at once: each waiting call
 /// adds one to the demand and gets its own value, and the stream's end resumes them all. Demand
 /// asked before the subscription arrives accumulates; a value the publisher sends while no call
-/// waits is not delivered, as with Combine. The loop ends when the publisher finishes, and throws when it fails (once;
-/// later calls return nil). Cancelling the task, or leaving the loop, cancels the upstream
-/// subscription; a cancelled loop ends without error.
+/// waits is not delivered, as with Combine. The loop ends when the publisher finishes, and throws
+/// when it fails: once, in the oldest waiting call (the others, and later calls, return nil, as
+/// with Combine). Cancelling the task, or leaving the loop, cancels the upstream subscription; a
+/// cancelled loop ends without error.
 public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
   public typealias Element = Upstream.Output
   public typealias Failure = Upstream.Failure

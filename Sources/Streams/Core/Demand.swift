@@ -7,6 +7,7 @@ extension Subscribers {
   ///   `.unlimited` (so `.max(Int.max - 1) + 1` is `.max(Int.max)`, one more is `.unlimited`);
   /// - subtracting: `.unlimited` minus anything, `.unlimited` included, stays `.unlimited`;
   ///   a finite demand minus `.unlimited` is `.none`; a finite difference below zero is `.none`;
+  ///   subtracting a negative integer adds it, and a result beyond `Int.max` overflows to `.none`;
   /// - multiplying: `.unlimited` times anything is `.unlimited`; a finite product beyond `Int.max`
   ///   is `.unlimited`;
   /// - comparing with an `Int`: `.unlimited` is greater than every integer and equal to none.
@@ -102,12 +103,14 @@ extension Subscribers {
     }
 
     /// Subtracts an integer, clamping at `.none`; `.unlimited` stays `.unlimited`. A negative
-    /// integer adds.
+    /// integer adds, and a sum beyond `Int.max` overflows to `.none`, as with Combine (so
+    /// `.max(Int.max) - (-1)` is `.none`).
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
-      rhs < 0
-        ? lhs + Demand(rawValue: Swift.min(rhs.magnitude, unlimitedRawValue))
-        : lhs - Demand(rawValue: UInt(rhs))
+      if lhs.rawValue == unlimitedRawValue { return .unlimited }
+      guard rhs < 0 else { return lhs - Demand(rawValue: UInt(rhs)) }
+      let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+      return overflow ? .none : Demand(rawValue: UInt(difference))
     }
 
     @inlinable

@@ -2,11 +2,13 @@ extension ConnectablePublisher {
   /// Connects when the first subscriber arrives and disconnects when the last one leaves.
   ///
   /// Semantics: subscribers are counted; a subscriber that arrives while no connection is made
-  /// triggers `connect()` right after it is attached; when the last one cancels or receives its
-  /// completion, the connections are cancelled, and a later subscriber connects again. As with
-  /// Combine, the connection counts as made only once `connect()` returned: a subscriber that
-  /// subscribes during `connect()` (for example from the completion of a publisher that finishes
-  /// at once) causes a second connection.
+  /// triggers `connect()` right after it is attached; when the last one cancels, the connections
+  /// are cancelled, and a later subscriber connects again. As with Combine, only a cancel counts
+  /// as leaving: a subscriber that received its completion still counts, so once the upstream
+  /// completed, later subscribers do not connect again (through `share()` they receive the
+  /// completion at once). Also as with Combine, the connection counts as made only once
+  /// `connect()` returned: a subscriber that subscribes during `connect()` (for example from the
+  /// completion of a publisher that finishes at once) causes a second connection.
   ///
   /// ```swift
   /// let shared = values.makeConnectable().autoconnect()
@@ -44,7 +46,8 @@ extension Publishers {
   }
 }
 
-/// Counts subscribers and keeps the connections open while there is at least one.
+/// Counts subscribers (until they cancel) and keeps the connections open while there is at
+/// least one.
 internal final class RefCountedConnection {
   private let connect: () -> any Cancellable
   private let lock = StreamsLock()
@@ -121,7 +124,6 @@ internal final class RefCountedSubscriber<Downstream: Subscriber>: Subscriber, S
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    leave()
     downstream.receive(completion: completion)
   }
 

@@ -33,6 +33,11 @@ extension Publisher {
   /// after the waiting values are delivered. A normal finish is delivered after the buffered
   /// values; an upstream failure at once. A `size` below 1 is treated as 1.
   ///
+  /// As with Combine, the downstream is handed its subscription once the upstream's subscription
+  /// arrived and was asked for values: what a synchronous upstream sends in answer fills the
+  /// buffer first (`Just(1)` or a sequence of at most `size` values loses nothing; a longer
+  /// sequence under `.byRequest` meets `whenFull`).
+  ///
   /// ```swift
   /// // request(1), send 1, 2, 3, 4, request(5) delivers [1, 3, 4]
   /// subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
@@ -81,7 +86,6 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let subscription = BufferSubscription(
         downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull)
-      subscription.start()
       upstream.receive(subscriber: subscription.link(0))
     }
   }
@@ -115,6 +119,9 @@ UpstreamOwner
     self.prefetch = prefetch
     self.whenFull = whenFull
     super.init(downstream: downstream)
+    // Nothing reaches the downstream before it has its subscription (handed over by `start()`
+    // once the upstream was asked for values): what arrives first waits in the buffer.
+    delivery.isDelivering = true
   }
 
   @inlinable
@@ -127,6 +134,7 @@ UpstreamOwner
     }
     lock.unlock()
     subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
+    start()
   }
 
   @inlinable

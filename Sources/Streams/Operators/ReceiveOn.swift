@@ -3,7 +3,9 @@ extension Publisher {
   ///
   /// Demand and cancellation pass through to the upstream; each event is handed to the scheduler
   /// in arrival order, and calls into the downstream never overlap and keep that order, even on a
-  /// concurrent queue. The subscription itself is delivered on the subscribing thread.
+  /// concurrent queue. As with Combine, the subscription too is delivered through the scheduler:
+  /// the downstream's first request reaches the upstream only once the scheduler ran, so values a
+  /// subject sends before that are not delivered.
   ///
   /// As with Combine, every value received is forwarded (demand is the upstream's business, not
   /// policed again here), the demand a delivered value returns goes to the upstream, and events
@@ -70,6 +72,7 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
 
   @usableFromInline
   enum Event {
+    case subscription
     case value(Input)
     case completion(Subscribers.Completion<Failure>)
   }
@@ -115,14 +118,17 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
   @inlinable
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard let downstream, case .awaitingSubscription = upstream else {
+    guard downstream != nil, case .awaitingSubscription = upstream else {
       lock.unlock()
       subscription.cancel()
       return
     }
     upstream = .subscribed(subscription)
+    events.append(.subscription)
     lock.unlock()
-    downstream.receive(subscription: self)
+    scheduler.schedule(options: options) { [self] in
+      releaseOne()
+    }
   }
 
   @inlinable
@@ -181,6 +187,9 @@ internal final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sche
       }
       lock.unlock()
       switch event {
+      case .subscription:
+        downstream.receive(subscription: self)
+        lock.lock()
       case .value(let value):
         let more = downstream.receive(value)
         if more > 0 {

@@ -2,8 +2,10 @@ extension Publisher {
   /// Subscribes to the upstream again, up to `retries` times, when it fails; the last failure is
   /// forwarded.
   ///
-  /// Each new subscription is asked for the demand not yet served. Values delivered before a
-  /// failure stay delivered. A negative count retries without limit, as with Combine. An upstream
+  /// The downstream receives its subscription when the first upstream subscription arrives, as
+  /// with Combine (an upstream that completes without subscribing hands it an empty subscription
+  /// first). Each new subscription is asked for the demand not yet served. Values delivered
+  /// before a failure stay delivered. A negative count retries without limit, as with Combine. An upstream
   /// that fails synchronously while being subscribed again is retried in a loop, not by
   /// recursion, so a long run of immediate failures cannot exhaust the stack; the publisher ends
   /// as the last attempt ended.
@@ -39,7 +41,6 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "Retry")
-      relay.start()
       Self.attempt(upstream, relay: relay, attempts: RetryAttempts(retries: retries))
     }
 

@@ -2,9 +2,10 @@ extension Publisher {
   /// Shares one subscription to this publisher among all subscribers.
   ///
   /// Semantics: the upstream is subscribed when the first subscriber arrives and cancelled when
-  /// the last one leaves; a later subscriber subscribes again. Values go to the subscribers
+  /// the last one cancels; a later subscriber subscribes again. Values go to the subscribers
   /// present (a subscriber without demand misses them, as with a `PassthroughSubject`); after the
-  /// upstream completed, new subscribers receive that completion at once.
+  /// upstream completed, new subscribers receive that completion at once, without a new
+  /// subscription to the upstream (a completed subscriber still counts, as with Combine).
   ///
   /// ```swift
   /// let shared = api.fetch().share()

@@ -11,7 +11,8 @@ extension Publisher {
   /// - the upstream is asked for unlimited values; a value due while the downstream has no demand
   ///   is dropped;
   /// - on completion, finished or failed, the held value is published first, then the
-  ///   completion, both through `scheduler.schedule`.
+  ///   completion: both when the held value's publication is due (the completion waits for it),
+  ///   or the completion alone through `scheduler.schedule` when no value is held.
   ///
   /// ```swift
   /// taps.throttle(for: .seconds(1), scheduler: DispatchQueue.main, latest: true)
@@ -135,12 +136,21 @@ internal struct ThrottleState<Value, Time: Strideable, Failure: Error> {
     return value
   }
 
+  /// Records the completion; it is scheduled at once unless a held value's publication is
+  /// already scheduled, which then delivers it after the value.
   @inlinable
   mutating func completed(_ completion: Subscribers.Completion<Failure>) -> Action {
     guard case .running = phase else { return .none }
     phase = .completing(completion)
     _ = upstream.finish()
-    return .scheduleCompletion
+    return held == nil ? .scheduleCompletion : .none
+  }
+
+  /// Whether the completion waits to be delivered with the held value.
+  @inlinable
+  var isCompleting: Bool {
+    if case .completing = phase { return true }
+    return false
   }
 
   /// The held value and the completion to deliver, once; ends the throttle.
@@ -228,11 +238,17 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
     }
   }
 
-  /// Publishes the held value, if the downstream has demand for it.
+  /// Publishes the held value, if the downstream has demand for it, and the completion if it
+  /// waited for this publication.
   @inlinable
   func publish() {
     let now = scheduler.now
     lock.lock()
+    guard !state.isCompleting else {
+      lock.unlock()
+      complete()
+      return
+    }
     guard let value = state.publicationDue(now: now) else {
       lock.unlock()
       return

@@ -144,20 +144,45 @@ import Testing
     }
   }
 
-  @Test func failureResumesEveryWaitingNextWithTheError() async {
+  @Test func failureThrowsInTheOldestWaitingNextAndEndsTheOthers() async throws {
     let upstream = ManualPublisher<Int, TestError>()
     let iterator = upstream.values.makeAsyncIterator()
-    let waiting = (0..<2).map { _ in
-      Task {
-        var copy = iterator
-        return try await copy.next()
-      }
+    let oldest = Task {
+      var copy = iterator
+      return try await copy.next()
+    }
+    #expect(await eventually { upstream.requestedDemand == .max(1) })
+    let younger = Task {
+      var copy = iterator
+      return try await copy.next()
     }
     #expect(await eventually { upstream.requestedDemand == .max(2) })
     upstream.send(completion: .failure(TestError(code: 5)))
-    for task in waiting {
-      await #expect(throws: TestError(code: 5)) { try await task.value }
+    await #expect(throws: TestError(code: 5)) { try await oldest.value }
+    #expect(try await younger.value == nil)
+    var later = iterator
+    #expect(try await later.next() == nil)
+  }
+
+  @Test func aValueBeforeTheSubscriptionEndsTheWaitingCallsAndKeepsTheirDemand() async {
+    let upstream = LateSubscriptionPublisher()
+    let iterator = upstream.values.makeAsyncIterator()
+    let ended = ResultBox()
+    for _ in 0..<2 {
+      Task {
+        var copy = iterator
+        ended.append(await copy.next() ?? -1, onQueue: true)
+      }
     }
+    // A call may not be waiting yet when a value is sent, so values go on until both ended.
+    #expect(
+      await eventually {
+        upstream.sendBeforeSubscription(7)
+        return ended.values.count == 2
+      })
+    #expect(ended.values == [-1, -1])
+    upstream.attach()
+    #expect(upstream.manual.demandLog == [.max(2)])
   }
 
   @Test func cancellingOneWaitingTaskResumesEveryWaiter() async {
@@ -227,5 +252,10 @@ private final class LateSubscriptionPublisher: Publisher, @unchecked Sendable {
   func attach() {
     guard let subscriber = lock.withLock({ waiting }) else { return }
     manual.subscribe(subscriber)
+  }
+
+  /// Sends `value` to the waiting subscriber before it has a subscription (out of contract).
+  func sendBeforeSubscription(_ value: Int) {
+    _ = lock.withLock({ waiting })?.receive(value)
   }
 }

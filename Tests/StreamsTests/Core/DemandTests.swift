@@ -28,6 +28,16 @@ import Testing
     #expect(demand == .none)
   }
 
+  @Test func subtractingANegativeIntegerAddsAndOverflowsToNoneAsCombineDoes() {
+    #expect(Demand.max(5) - (-3) == .max(8))
+    #expect(Demand.max(Int.max - 1) - (-1) == .max(Int.max))
+    #expect(Demand.max(Int.max) - (-1) == .none)
+    var demand = Demand.max(Int.max)
+    demand -= -1
+    #expect(demand == .none)
+    #expect(Demand.unlimited - (-1) == .unlimited)
+  }
+
   @Test func multiplyingSaturates() {
     #expect(Demand.max(3) * 4 == .max(12))
     #expect(Demand.max(Int.max / 2) * 4 == .unlimited)
@@ -53,7 +63,7 @@ import Testing
     #expect(Demand.max(Int.max) + 1 == .unlimited)
     #expect(Demand.max(Int.max) < .unlimited)
     #expect(Demand.max(Int.max) - .max(Int.max) == .none)
-    #expect(Demand.max(Int.max) - Int.min == .unlimited)
+    #expect(Demand.max(Int.max) - Int.min == .none)
     #expect(Demand.max(Int.max) + Int.min == .none)
     #expect(Demand.max(Int.max / 2 + 1) * 2 == .unlimited)
     #expect(Demand.max(Int.max / 2) * 2 == .max(Int.max - 1))

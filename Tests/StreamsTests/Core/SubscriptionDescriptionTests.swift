@@ -36,7 +36,7 @@ import Testing
     #expect(describe(subject.first()) == "First")
     #expect(describe(subject.reduce(0, +)) == "Reduce")
     #expect(describe(subject.handleEvents()) == "HandleEvents")
-    #expect(describe(subject.receive(on: scheduler)) == "ReceiveOn")
+    #expect(describe(subject.receive(on: ImmediateScheduler.shared)) == "ReceiveOn")
     #expect(describe(subject.replaceEmpty(with: 0)) == "ReplaceEmpty")
     #expect(describe(subject.retry(1)) == "Retry")
     #expect(describe(subject.prefix(untilOutputFrom: subject)) == "PrefixUntilOutput")

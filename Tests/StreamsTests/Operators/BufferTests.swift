@@ -71,4 +71,20 @@ import Testing
     #expect(recorder.values == [1])
     #expect(recorder.completion == .finished)
   }
+
+  @Test func theUpstreamIsAskedBeforeTheDownstreamIsSubscribedSoASynchronousUpstreamFillsTheBuffer()
+  {
+    let dropping = RecordingSubscriber<Int, Never>()
+    (1...10).publisher.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest)
+      .subscribe(dropping)
+    #expect(dropping.values == [1, 2, 3])
+    #expect(dropping.completion == .finished)
+
+    let keepingFull = RecordingSubscriber<Int, Never>()
+    (1...10).publisher.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest)
+      .subscribe(keepingFull)
+    #expect(keepingFull.values == Array(1...10))
+    #expect(keepingFull.completion == .finished)
+    #expect(dropping.violations.isEmpty && keepingFull.violations.isEmpty)
+  }
 }

@@ -67,4 +67,20 @@ import Testing
     #expect(recorder.values.isEmpty)
     #expect(upstream.cancelCount == 1)
   }
+
+  @Test func failureDropsThePendingValueAndIsScheduledOnce() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    upstream.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    scheduler.advance()
+    #expect(recorder.completion == .failure(.boom))
+    scheduler.advance(by: .seconds(2))
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.violations.isEmpty)
+  }
 }

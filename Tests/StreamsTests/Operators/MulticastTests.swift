@@ -239,4 +239,21 @@ final class Counter: @unchecked Sendable {
     #expect(connections == 2)
     #expect(received == [1])
   }
+
+  @Test func aCompletedSubscriberStillCountsSoALaterSubscriberDoesNotConnectAgain() {
+    var connections = 0
+    let shared = Deferred { () -> Just<Int> in
+      connections += 1
+      return Just(connections)
+    }.makeConnectable().autoconnect()
+    let first = RecordingSubscriber<Int, Never>()
+    shared.subscribe(first)
+    #expect(first.values == [1])
+    #expect(first.completion == .finished)
+    let second = RecordingSubscriber<Int, Never>()
+    shared.subscribe(second)
+    #expect(connections == 1)
+    #expect(second.values.isEmpty)
+    #expect(second.completion == .finished)
+  }
 }

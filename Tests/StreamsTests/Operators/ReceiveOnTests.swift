@@ -9,6 +9,7 @@ import Testing
     let subject = PassthroughSubject<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>()
     subject.receive(on: scheduler).subscribe(recorder)
+    scheduler.advance()
     subject.send(1)
     subject.send(2)
     subject.send(completion: .finished)
@@ -44,6 +45,7 @@ import Testing
           received.append(value)
           return .none
         }))
+    scheduler.advance()
     #expect(upstream.demandLog == [.max(1)])
     upstream.send(1)
     upstream.send(2)
@@ -57,6 +59,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, Never>(
       initialDemand: .max(1), demandPerValue: .max(2))
     upstream.receive(on: scheduler).subscribe(recorder)
+    scheduler.advance()
     upstream.send(1)
     #expect(upstream.demandLog == [.max(1)])
     scheduler.advance()
@@ -68,6 +71,7 @@ import Testing
     let upstream = ManualPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>()
     upstream.receive(on: scheduler).subscribe(recorder)
+    scheduler.advance()
     upstream.send(1)
     upstream.send(2)
     recorder.cancel()
@@ -75,6 +79,33 @@ import Testing
     upstream.send(3)
     scheduler.advance()
     #expect(recorder.values == [1, 2])
+  }
+
+  @Test func theSubscriptionIsDeliveredThroughTheSchedulerSoEarlySubjectValuesAreNotDelivered() {
+    let scheduler = TestScheduler()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.receive(on: scheduler).subscribe(recorder)
+    #expect(recorder.events.isEmpty)
+    subject.send(1)
+    scheduler.advance()
+    #expect(recorder.events.count == 1)
+    subject.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [2])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func aCompletionBeforeTheSubscriptionWasDeliveredFollowsIt() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance()
+    #expect(recorder.events.count == 2)
+    #expect(recorder.completion == .failure(.boom))
+    #expect(recorder.violations.isEmpty)
   }
 
   @Test func subscribeOnSubscribesOnTheScheduler() {

@@ -74,4 +74,39 @@ import Testing
     #expect(attempts == 100_001)
     #expect(recorder.ending == .failed("TestError(100001)"))
   }
+
+  @Test func theDownstreamIsHandedItsSubscriptionWhenTheFirstUpstreamSubscriptionArrives() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
+    upstream.subscribe(on: scheduler).retry(1).subscribe(recorder)
+    #expect(recorder.events.isEmpty)
+    scheduler.advance()
+    #expect(recorder.events.count == 1)
+    #expect(upstream.demandLog == [.max(2)])
+    upstream.send(completion: .failure(TestError(code: 1)))
+    scheduler.advance()
+    #expect(upstream.subscriptionCount == 2)
+    #expect(recorder.events.count == 1)
+    #expect(upstream.demandLog == [.max(2), .max(2)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func anUpstreamCompletingWithoutSubscribingStillHandsTheDownstreamASubscriptionFirst() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    CompletingWithoutSubscription().retry(1).subscribe(recorder)
+    #expect(recorder.events.count == 2)
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+}
+
+/// A publisher that finishes its subscriber without handing it a subscription (out of contract).
+private struct CompletingWithoutSubscription: Publisher {
+  typealias Output = Int
+  typealias Failure = TestError
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+    subscriber.receive(completion: .finished)
+  }
 }

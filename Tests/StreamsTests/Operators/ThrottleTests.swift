@@ -47,22 +47,25 @@ import Testing
     }
   }
 
-  @Test func finishPublishesHeldValueFirst() {
+  @Test func finishWaitsForTheHeldValuesPublicationAndFollowsIt() {
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = RecordingSubscriber<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(clock: scheduler.clock)
     subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
     subject.send(1)
     scheduler.advance()
     subject.send(2)
     subject.send(completion: .finished)
+    scheduler.advance(by: .milliseconds(999))
+    #expect(recorder.values == [1])
     #expect(recorder.completion == nil)
-    scheduler.advance()
+    scheduler.advance(by: .milliseconds(1))
     #expect(recorder.values == [1, 2])
     #expect(recorder.completion == .finished)
+    #expect(recorder.timedEvents.suffix(2).map(\.time) == [1_000_000_000, 1_000_000_000])
   }
 
-  @Test func failureDeliversTheHeldValueThenTheFailure() {
+  @Test func failureDeliversTheHeldValueThenTheFailureWhenTheValueIsDue() {
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<Int, TestError>()
     let recorder = RecordingSubscriber<Int, TestError>()
@@ -72,10 +75,27 @@ import Testing
     subject.send(2)
     subject.send(completion: .failure(.boom))
     scheduler.advance()
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == nil)
+    scheduler.advance(by: .seconds(1))
     #expect(recorder.values == [1, 2])
     #expect(recorder.completion == .failure(.boom))
     scheduler.advance(by: .seconds(2))
     #expect(recorder.values == [1, 2])
+  }
+
+  @Test func completionWithNothingHeldIsScheduledAtOnce() {
+    let scheduler = TestScheduler()
+    let subject = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+    subject.send(1)
+    scheduler.advance()
+    subject.send(completion: .failure(.boom))
+    #expect(recorder.completion == nil)
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == .failure(.boom))
   }
 
   @Test func valueWithoutDemandIsDropped() {

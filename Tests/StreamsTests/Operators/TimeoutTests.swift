@@ -71,4 +71,22 @@ import Testing
     #expect(box.allOnQueue)
     cancellable.cancel()
   }
+
+  @Test func upstreamFailureIsDeliveredThroughTheSchedulerAfterTheScheduledValues() {
+    let scheduler = TestScheduler()
+    let upstream = ManualPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.timeout(.seconds(5), scheduler: scheduler) { .timedOut }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    upstream.send(completion: .finished)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.completion == nil)
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    #expect(recorder.completion == .failure(.boom))
+    scheduler.advance(by: .seconds(10))
+    #expect(recorder.completion == .failure(.boom))
+    #expect(recorder.violations.isEmpty)
+  }
 }

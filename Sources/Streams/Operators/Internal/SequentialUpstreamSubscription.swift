@@ -9,9 +9,11 @@ internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Sub
   OperatorNamed
 {
   @usableFromInline let lock = StreamsLock()
-  // Protected by `lock`: the downstream (nil once terminated), the current upstream (nil between
-  // upstreams) and the demand the downstream requested and was not yet served.
+  // Protected by `lock`: the downstream (nil once terminated), whether it was handed this
+  // subscription, the current upstream (nil between upstreams) and the demand the downstream
+  // requested and was not yet served.
   @usableFromInline var downstream: Downstream?
+  @usableFromInline var isStarted = false
   @usableFromInline var upstream: (any Subscription)?
   @usableFromInline var demand = Subscribers.Demand.none
 
@@ -24,10 +26,12 @@ internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Sub
     self.downstream = downstream
   }
 
-  /// Hands this subscription to the downstream.
+  /// Hands this subscription to the downstream before any upstream subscribes. Without this
+  /// call, the downstream is handed it when the first upstream subscription arrives (`retry`).
   @inlinable
   func start() {
     lock.lock()
+    isStarted = true
     let downstream = self.downstream
     lock.unlock()
     downstream?.receive(subscription: self)
@@ -51,6 +55,12 @@ internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Sub
       return
     }
     upstream = subscription
+    if !isStarted, let downstream {
+      isStarted = true
+      lock.unlock()
+      downstream.receive(subscription: self)
+      return
+    }
     let outstanding = demand
     lock.unlock()
     if outstanding > 0 {
@@ -95,10 +105,15 @@ internal final class SequentialUpstreamSubscription<Downstream: Subscriber>: Sub
       return
     }
     self.downstream = nil
+    let needsSubscription = !isStarted
+    isStarted = true
     let previous = upstream
     upstream = nil
     lock.unlock()
     withExtendedLifetime(previous) {}
+    if needsSubscription {
+      downstream.receive(subscription: Subscriptions.empty)
+    }
     downstream.receive(completion: completion)
   }
 
