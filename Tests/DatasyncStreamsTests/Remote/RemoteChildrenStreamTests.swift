@@ -47,4 +47,62 @@ import Testing
     #expect(recorder.values.filter(\.changes.isInitialLoad).count == 1)
     recorder.cancel()
   }
+
+  @Test func childrenStreamsOfTwoClientsFollowAServerKilledAndRestarted() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "remote-children-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var configuration = DatabaseServer.Configuration(host: "127.0.0.1", port: 0)
+    configuration.rules = .open
+    configuration.dataPath = directory.appendingPathComponent("data.sqlite").path
+    let first = try DatabaseServer(configuration: configuration)
+    configuration.http.port = first.port
+    let url = URL(string: "http://127.0.0.1:\(first.port)")!
+    let options = RemoteOptions(
+      requestTimeout: 5, idleTimeout: 5,
+      reconnection: RemoteReconnectionPolicy(initialDelay: 0.05, maximumDelay: 0.2))
+    func node(_ name: String) throws -> DatasyncNode {
+      let application = WebcomApplication(
+        configuration: WebcomConfiguration(
+          identifier: name, backEnd: .remote(url: url, options: options)))
+      return try #require(application.datasyncService.createManager().node(for: "list"))
+    }
+    let alice = try node("alice")
+    let bob = try node("bob")
+    let recorders = [alice, bob].map { client in
+      let recorder = RecordingSubscriber<DatasyncChildren<Int>, WebcomError>()
+      client.streams.children(as: Int.self).subscribe(recorder)
+      return recorder
+    }
+    for key in ["a", "b", "c"] { try await bob.relativeNodeThrows(for: key).set(1) }
+    for recorder in recorders {
+      #expect(await eventually { recorder.values.last?.count == 3 })
+    }
+
+    first.stop()
+    // Made while the server is down: applied locally at once, sent once it is back.
+    let removal = Task { try await alice.relativeNodeThrows(for: "a").clear() }
+    let addition = Task { try await alice.relativeNodeThrows(for: "d").set(4) }
+    let second = try DatabaseServer(configuration: configuration)
+    defer { second.stop() }
+    try await removal.value
+    try await addition.value
+
+    for recorder in recorders {
+      #expect(
+        await eventually {
+          recorder.values.last.map { children in
+            children.keys.map(\.value) == ["b", "c", "d"] && children.map(\.value) == [1, 1, 4]
+          } ?? false
+        })
+      #expect(recorder.completion == nil)
+      #expect(recorder.values.allSatisfy { Set($0.keys).count == $0.count })
+      #expect(recorder.values.filter(\.changes.isInitialLoad).count == 1)
+      recorder.cancel()
+    }
+    // The writes acknowledged before the restart are still there, with those made meanwhile.
+    let stored = try await node("carol").decodedValue(as: [String: Int].self)
+    #expect(stored == ["b": 1, "c": 1, "d": 4])
+  }
 }
