@@ -9,23 +9,45 @@ import Testing
 /// `children(as:)` over the remote back end: the stream stays open across a cut connection and
 /// ends with the server's children, each key once.
 @Suite(.timeLimit(.minutes(1))) struct RemoteChildrenStreamTests {
+  /// The node `/list` of a new remote client of the server at `port`.
+  private static func list(
+    of name: String, port: Int, reconnectionDelay: TimeInterval
+  ) throws -> DatasyncNode {
+    let options = RemoteOptions(
+      requestTimeout: 5, idleTimeout: 5,
+      reconnection: RemoteReconnectionPolicy(
+        initialDelay: reconnectionDelay, maximumDelay: reconnectionDelay, jitter: 0))
+    let application = WebcomApplication(
+      configuration: WebcomConfiguration(
+        identifier: name,
+        backEnd: .remote(url: URL(string: "http://127.0.0.1:\(port)")!, options: options)))
+    return try #require(application.datasyncService.createManager().node(for: "list"))
+  }
+
+  /// Expects the children a recorder saw last to be `expected` (keys and values, in order), each
+  /// emission to hold each key once, and a single initial load.
+  private static func expectConverged(
+    _ recorder: RecordingSubscriber<DatasyncChildren<Int>, WebcomError>,
+    to expected: KeyValuePairs<String, Int>
+  ) async {
+    #expect(
+      await eventually {
+        recorder.values.last.map { children in
+          children.keys.map(\.value) == expected.map(\.key)
+            && children.map(\.value) == expected.map(\.value)
+        } ?? false
+      })
+    #expect(recorder.completion == nil)
+    #expect(recorder.values.allSatisfy { Set($0.keys).count == $0.count })
+    #expect(recorder.values.filter(\.changes.isInitialLoad).count == 1)
+  }
   @Test func aChildrenStreamStaysOpenAcrossAReconnectionAndResynchronises() async throws {
     var configuration = DatabaseServer.Configuration(host: "127.0.0.1", port: 0)
     configuration.rules = .open
     let server = try DatabaseServer(configuration: configuration)
     defer { server.stop() }
-    let url = URL(string: "http://127.0.0.1:\(server.port)")!
-    let options = RemoteOptions(
-      requestTimeout: 5, idleTimeout: 5,
-      reconnection: RemoteReconnectionPolicy(initialDelay: 0.3, maximumDelay: 0.3, jitter: 0))
-    func node(_ name: String) throws -> DatasyncNode {
-      let application = WebcomApplication(
-        configuration: WebcomConfiguration(
-          identifier: name, backEnd: .remote(url: url, options: options)))
-      return try #require(application.datasyncService.createManager().node(for: "list"))
-    }
-    let alice = try node("alice")
-    let bob = try node("bob")
+    let alice = try Self.list(of: "alice", port: server.port, reconnectionDelay: 0.3)
+    let bob = try Self.list(of: "bob", port: server.port, reconnectionDelay: 0.3)
     let recorder = RecordingSubscriber<DatasyncChildren<Int>, WebcomError>()
     alice.streams.children(as: Int.self).subscribe(recorder)
     for key in ["a", "b", "c"] { try await bob.relativeNodeThrows(for: key).set(1) }
@@ -36,15 +58,7 @@ import Testing
     try await bob.relativeNodeThrows(for: "b").set(2)
     try await bob.relativeNodeThrows(for: "d").set(1)
 
-    #expect(
-      await eventually {
-        recorder.values.last.map { children in
-          children.keys.map(\.value) == ["b", "c", "d"] && children.map(\.value) == [2, 1, 1]
-        } ?? false
-      })
-    #expect(recorder.completion == nil)
-    #expect(recorder.values.allSatisfy { Set($0.keys).count == $0.count })
-    #expect(recorder.values.filter(\.changes.isInitialLoad).count == 1)
+    await Self.expectConverged(recorder, to: ["b": 2, "c": 1, "d": 1])
     recorder.cancel()
   }
 
@@ -58,18 +72,8 @@ import Testing
     configuration.dataPath = directory.appendingPathComponent("data.sqlite").path
     let first = try DatabaseServer(configuration: configuration)
     configuration.http.port = first.port
-    let url = URL(string: "http://127.0.0.1:\(first.port)")!
-    let options = RemoteOptions(
-      requestTimeout: 5, idleTimeout: 5,
-      reconnection: RemoteReconnectionPolicy(initialDelay: 0.05, maximumDelay: 0.2))
-    func node(_ name: String) throws -> DatasyncNode {
-      let application = WebcomApplication(
-        configuration: WebcomConfiguration(
-          identifier: name, backEnd: .remote(url: url, options: options)))
-      return try #require(application.datasyncService.createManager().node(for: "list"))
-    }
-    let alice = try node("alice")
-    let bob = try node("bob")
+    let alice = try Self.list(of: "alice", port: first.port, reconnectionDelay: 0.05)
+    let bob = try Self.list(of: "bob", port: first.port, reconnectionDelay: 0.05)
     let recorders = [alice, bob].map { client in
       let recorder = RecordingSubscriber<DatasyncChildren<Int>, WebcomError>()
       client.streams.children(as: Int.self).subscribe(recorder)
@@ -90,19 +94,12 @@ import Testing
     try await addition.value
 
     for recorder in recorders {
-      #expect(
-        await eventually {
-          recorder.values.last.map { children in
-            children.keys.map(\.value) == ["b", "c", "d"] && children.map(\.value) == [1, 1, 4]
-          } ?? false
-        })
-      #expect(recorder.completion == nil)
-      #expect(recorder.values.allSatisfy { Set($0.keys).count == $0.count })
-      #expect(recorder.values.filter(\.changes.isInitialLoad).count == 1)
+      await Self.expectConverged(recorder, to: ["b": 1, "c": 1, "d": 4])
       recorder.cancel()
     }
     // The writes acknowledged before the restart are still there, with those made meanwhile.
-    let stored = try await node("carol").decodedValue(as: [String: Int].self)
+    let carol = try Self.list(of: "carol", port: first.port, reconnectionDelay: 0.05)
+    let stored = try await carol.decodedValue(as: [String: Int].self)
     #expect(stored == ["b": 1, "c": 1, "d": 4])
   }
 }
