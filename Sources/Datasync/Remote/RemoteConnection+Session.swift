@@ -96,12 +96,8 @@ extension RemoteConnection {
     session.close()
     session.startStream(token: token)
     let number = session.streamNumber
-    var request = URLRequest(
-      url: sessionURL(token: session.token), timeoutInterval: options.idleTimeout)
-    request.httpMethod = "GET"
-    request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
     session.task = transport.start(
-      request,
+      eventStreamRequest(sessionURL(token: session.token)),
       handlers: RemoteTransport.Handlers(
         response: { [weak self] response in
           guard let self, self.session.streamNumber == number else { return }

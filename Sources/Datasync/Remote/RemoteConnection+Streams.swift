@@ -56,13 +56,8 @@ extension RemoteConnection {
     let number = streamCount
     let stream = Stream(location: location, number: number)
     streams[location] = stream
-    var request = URLRequest(
-      url: endpoint.url(for: location, token: token),
-      timeoutInterval: options.idleTimeout)
-    request.httpMethod = "GET"
-    request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
     stream.task = transport.start(
-      request,
+      eventStreamRequest(endpoint.url(for: location, token: token)),
       handlers: RemoteTransport.Handlers(
         response: { [weak self] response in
           guard let self, let stream = self.stream(at: location, number: number) else { return }
@@ -81,6 +76,15 @@ extension RemoteConnection {
           guard let self, let stream = self.stream(at: location, number: number) else { return }
           streamEnded(stream)
         }))
+  }
+
+  /// A streaming `GET` of a URL (`Accept: text/event-stream`), given up after the idle timeout
+  /// without a byte.
+  func eventStreamRequest(_ url: URL) -> URLRequest {
+    var request = URLRequest(url: url, timeoutInterval: options.idleTimeout)
+    request.httpMethod = "GET"
+    request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+    return request
   }
 
   /// The stream at a location if it is still the one numbered `number`.
