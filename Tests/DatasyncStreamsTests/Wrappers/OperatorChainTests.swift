@@ -27,13 +27,15 @@ import Testing
       .debounce(for: .milliseconds(200), scheduler: scheduler)
       .subscribe(recorder)
 
-    #expect(await eventually { emissions.count == 1 })
+    // Emitted, and past the debounce (which schedules its delivery on the test scheduler) before
+    // virtual time moves: the emission runs on another thread.
+    #expect(await eventually { emissions.count == 1 && scheduler.pendingActionCount == 1 })
     scheduler.advance(by: .milliseconds(200))
     #expect(recorder.values == [3])
 
     _ = try await node.push(Message(author: "a", text: "4"))
     _ = try await node.push(Message(author: "a", text: "5"))
-    #expect(await eventually { emissions.count == 3 })
+    #expect(await eventually { emissions.count == 3 && scheduler.pendingActionCount == 2 })
     scheduler.advance(by: .milliseconds(100))
     #expect(recorder.values == [3])
     scheduler.advance(by: .milliseconds(100))
@@ -49,6 +51,22 @@ import Testing
       return nil
     }
     #expect(times == [200_000_000, 400_000_000])
+    #expect(recorder.violations.isEmpty)
+    recorder.cancel()
+  }
+
+  @Test func childrenThroughReceiveOnAQueueStartWithTheInitialLoadAndFollowChanges() async throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try #require(manager.node(for: "rooms/receive-on/messages"))
+    _ = try await seedMessages(2, at: node)
+    let queue = DispatchQueue(label: "test.receive-on")
+    let recorder = RecordingSubscriber<Int, WebcomError>()
+    // The subscription reaches the recorder through the queue: the stream holds its initial
+    // load until the recorder's demand arrives from there.
+    node.streams.children(as: Message.self).map(\.count).receive(on: queue).subscribe(recorder)
+    #expect(await eventually { recorder.values == [2] })
+    _ = try await node.push(Message(author: "a", text: "3"))
+    #expect(await eventually { recorder.values == [2, 3] })
     #expect(recorder.violations.isEmpty)
     recorder.cancel()
   }
