@@ -7,13 +7,37 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable,
     CustomStringConvertible
   {
-    // `receiveValue` and `receiveCompletion` are only touched by the serialised calls of the
-    // upstream (values, then completion), never concurrently. `lock` protects `upstream` and `state`.
-    // They are `@exclusivity(unchecked)`: that serialisation and the lock make each access exclusive, and the
-    // runtime check would cost two calls per access in the code inlined into client modules.
-    @exclusivity(unchecked) @usableFromInline internal var receiveValue: ((Input) -> Void)?
-    @exclusivity(unchecked) @usableFromInline internal var receiveCompletion:
-      ((Subscribers.Completion<Failure>) -> Void)?
+    /// The two closures, kept together so that a value reaches `receiveValue` without a retain
+    /// and a release of its context: the sink holds them unmanaged, retained once, and calls
+    /// through a guaranteed reference.
+    @usableFromInline
+    internal final class Handlers {
+      @usableFromInline let receiveValue: (Input) -> Void
+      @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+      @inlinable
+      init(
+        receiveValue: @escaping (Input) -> Void,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+      ) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+      }
+    }
+
+    // `handlers`, `receivingDepth` and `isReleaseDeferred` are only touched by the serialised
+    // calls of the upstream (values, then completion) and by `deinit`, never concurrently.
+    // `lock` protects `upstream` and `state`. They are `@exclusivity(unchecked)`: that
+    // serialisation and the lock make each access exclusive, and the runtime check would cost
+    // two calls per access in the code inlined into client modules.
+    /// The closures, retained once by the sink until the completion (or its end).
+    @exclusivity(unchecked) @usableFromInline internal var handlers: Unmanaged<Handlers>?
+    /// How many calls of `receiveValue` are running (more than one only if a closure makes its
+    /// upstream deliver again, re-entrantly).
+    @exclusivity(unchecked) @usableFromInline internal var receivingDepth = 0
+    /// Whether a completion arrived inside `receiveValue`: the closures are released once the
+    /// outermost call returns.
+    @exclusivity(unchecked) @usableFromInline internal var isReleaseDeferred = false
     @usableFromInline internal let lock = StreamsLock()
     @exclusivity(unchecked) @usableFromInline internal var state = State.waiting
     @exclusivity(unchecked) @usableFromInline internal var upstream: (any Subscription)?
@@ -29,8 +53,12 @@ extension Subscribers {
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
     ) {
-      self.receiveCompletion = receiveCompletion
-      self.receiveValue = receiveValue
+      handlers = Unmanaged.passRetained(
+        Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+    }
+
+    deinit {
+      handlers?.release()
     }
 
     public var description: String { "Sink" }
@@ -51,7 +79,14 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ input: Input) -> Subscribers.Demand {
-      receiveValue?(input)
+      guard let handlers else { return .none }
+      receivingDepth += 1
+      handlers._withUnsafeGuaranteedRef { $0.receiveValue(input) }
+      receivingDepth -= 1
+      if isReleaseDeferred && receivingDepth == 0 {
+        isReleaseDeferred = false
+        handlers.release()
+      }
       return .none
     }
 
@@ -62,11 +97,15 @@ extension Subscribers {
       state = .terminated
       upstream = nil
       lock.unlock()
-      let receiveCompletion = self.receiveCompletion
-      self.receiveCompletion = nil
-      receiveValue = nil
+      guard let handlers else { return }
+      self.handlers = nil
       if isLive {
-        receiveCompletion?(completion)
+        handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+      }
+      if receivingDepth > 0 {
+        isReleaseDeferred = true
+      } else {
+        handlers.release()
       }
     }
 

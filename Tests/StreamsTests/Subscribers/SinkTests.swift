@@ -46,6 +46,31 @@ import Testing
     #expect(weakOwner == nil)
   }
 
+  @Test func aCompletionFromInsideTheValueClosureReleasesTheClosuresOnlyOnceItReturns() {
+    let upstream = ManualPublisher<Int, Never>()
+    let log = Owner()
+    weak var weakOwner: Owner?
+    let cancellable: AnyCancellable
+    do {
+      let owner = Owner()
+      weakOwner = owner
+      cancellable = upstream.sink(
+        receiveCompletion: { _ in log.title += "finished " },
+        receiveValue: { value in
+          upstream.send(completion: .finished)
+          // Still running after the completion: what the closure captured must be alive.
+          owner.received.append(value)
+          log.title += "value \(owner.received) "
+        })
+    }
+    _ = upstream.send(1)
+    #expect(log.title == "finished value [1] ")
+    #expect(weakOwner == nil)
+    _ = upstream.send(2)
+    #expect(log.title == "finished value [1] ")
+    withExtendedLifetime(cancellable) {}
+  }
+
   @Test func assignWritesToTheProperty() {
     let owner = Owner()
     let subject = PassthroughSubject<String, Never>()
