@@ -174,9 +174,10 @@ import Testing
         ended.append(await copy.next() ?? -1, onQueue: true)
       }
     }
-    // A call may not be waiting yet when a value is sent, so values go on until both ended.
+    // A call may not be waiting yet when a value is sent, so values go on until both ended (the
+    // two tasks may wait long for a thread when the whole suite runs under the thread sanitizer).
     #expect(
-      await eventually {
+      await eventually(timeout: .seconds(40)) {
         upstream.sendBeforeSubscription(7)
         return ended.values.count == 2
       })
