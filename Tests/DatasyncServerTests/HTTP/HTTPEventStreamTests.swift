@@ -167,8 +167,9 @@ import Testing
         readerEnd.append("\(error)")
       }
     }
-    // The reading stream is paced by its reader (at most 8 events ahead of what it parsed);
-    // the stalled one fills the kernel buffers, then its queue, and is closed.
+    // The reading stream is paced by its reader (at most 8 events ahead of what it parsed, however
+    // long the reader takes: on a loaded machine its thread may wait seconds for a core); the
+    // stalled one fills the kernel buffers, then its queue, and is closed.
     var sent = 0
     var stalledError: WebcomError?
     while stalledError == nil && sent < 20_000 {
@@ -179,7 +180,7 @@ import Testing
       } catch {
         stalledError = error
       }
-      received.wait(for: sent - 8)
+      received.wait(for: sent - 8, timeout: 120)
     }
     #expect(stalledError?.code == .disconnected)
     #expect(stalledError?.message.contains("too slow") == true)
@@ -191,7 +192,7 @@ import Testing
     for _ in 0..<50 {
       try reading.send(event: "put", data: payload)
       sent += 1
-      received.wait(for: sent - 8)
+      received.wait(for: sent - 8, timeout: 120)
     }
     reading.close()
     #expect(readerEnd.wait(for: 1) == ["end of stream"])
