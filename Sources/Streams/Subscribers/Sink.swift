@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Subscribers {
   /// A subscriber that requests unlimited values and hands each one to a closure.
   ///
@@ -27,9 +29,11 @@ extension Subscribers {
 
     // `handlers`, `receivingDepth` and `isReleaseDeferred` are only touched by the serialised
     // calls of the upstream (values, then completion) and by `deinit`, never concurrently.
-    // `lock` protects `upstream` and `state`. They are `@exclusivity(unchecked)`: that
-    // serialisation and the lock make each access exclusive, and the runtime check would cost
-    // two calls per access in the code inlined into client modules.
+    // `upstream` belongs to whoever `state` admits: the subscription call while `subscribing`,
+    // then the one call that moves `subscribed` to `terminated` (a cancel or the completion).
+    // They are `@exclusivity(unchecked)`: that serialisation and that hand-over make each access
+    // exclusive, and the runtime check would cost two calls per access in the code inlined into
+    // client modules.
     /// The closures, retained once by the sink until the completion (or its end).
     @exclusivity(unchecked) @usableFromInline internal var handlers: Unmanaged<Handlers>?
     /// How many calls of `receiveValue` are running (more than one only if a closure makes its
@@ -38,13 +42,14 @@ extension Subscribers {
     /// Whether a completion arrived inside `receiveValue`: the closures are released once the
     /// outermost call returns.
     @exclusivity(unchecked) @usableFromInline internal var isReleaseDeferred = false
-    @usableFromInline internal let lock = StreamsLock()
-    @exclusivity(unchecked) @usableFromInline internal var state = State.waiting
+    /// The phase, a ``Phase`` raw value: an atomic rather than a lock, which saves allocating a
+    /// lock for every sink.
+    @usableFromInline internal let state = Atomic<UInt8>(Phase.waiting.rawValue)
     @exclusivity(unchecked) @usableFromInline internal var upstream: (any Subscription)?
 
     @usableFromInline
-    internal enum State {
-      case waiting, subscribed, terminated
+    internal enum Phase: UInt8 {
+      case waiting, subscribing, subscribed, terminated
     }
 
     /// A sink calling `receiveCompletion` once at the end and `receiveValue` for every value.
@@ -65,15 +70,27 @@ extension Subscribers {
 
     @inlinable
     public func receive(subscription: any Subscription) {
-      lock.lock()
-      guard state == .waiting else {
-        lock.unlock()
+      guard
+        state.compareExchange(
+          expected: Phase.waiting.rawValue, desired: Phase.subscribing.rawValue,
+          ordering: .acquiringAndReleasing
+        ).exchanged
+      else {
         subscription.cancel()
         return
       }
-      state = .subscribed
       upstream = subscription
-      lock.unlock()
+      guard
+        state.compareExchange(
+          expected: Phase.subscribing.rawValue, desired: Phase.subscribed.rawValue,
+          ordering: .acquiringAndReleasing
+        ).exchanged
+      else {
+        // Cancelled or completed meanwhile: the subscription is still this call's to end.
+        upstream = nil
+        subscription.cancel()
+        return
+      }
       subscription.request(.unlimited)
     }
 
@@ -92,11 +109,9 @@ extension Subscribers {
 
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-      lock.lock()
-      let isLive = state != .terminated
-      state = .terminated
-      upstream = nil
-      lock.unlock()
+      let previous = state.exchange(Phase.terminated.rawValue, ordering: .acquiringAndReleasing)
+      if previous == Phase.subscribed.rawValue { upstream = nil }
+      let isLive = previous != Phase.terminated.rawValue
       guard let handlers else { return }
       self.handlers = nil
       if isLive {
@@ -111,11 +126,10 @@ extension Subscribers {
 
     @inlinable
     public func cancel() {
-      lock.lock()
+      let previous = state.exchange(Phase.terminated.rawValue, ordering: .acquiringAndReleasing)
+      guard previous == Phase.subscribed.rawValue else { return }
       let upstream = self.upstream
       self.upstream = nil
-      state = .terminated
-      lock.unlock()
       upstream?.cancel()
     }
   }

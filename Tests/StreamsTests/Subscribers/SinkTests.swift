@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -69,6 +70,45 @@ import Testing
     _ = upstream.send(2)
     #expect(log.title == "finished value [1] ")
     withExtendedLifetime(cancellable) {}
+  }
+
+  /// A subscription that counts what it is asked.
+  final class CountingSubscription: Subscription, @unchecked Sendable {
+    private let lock = NSLock()
+    // Protected by `lock`.
+    private var requests = 0
+    private var cancels = 0
+
+    func request(_ demand: Subscribers.Demand) { lock.withLock { requests += 1 } }
+    func cancel() { lock.withLock { cancels += 1 } }
+    var counts: (requests: Int, cancels: Int) { lock.withLock { (requests, cancels) } }
+  }
+
+  @Test func aCancelRacingTheSubscriptionCancelsItExactlyOnce() {
+    for _ in 0..<2_000 {
+      let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      let subscription = CountingSubscription()
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 { sink.receive(subscription: subscription) } else { sink.cancel() }
+      }
+      #expect(subscription.counts.cancels == 1)
+      #expect(subscription.counts.requests <= 1)
+      sink.cancel()
+      #expect(subscription.counts.cancels == 1)
+    }
+  }
+
+  @Test func aSecondSubscriptionIsCancelledAndTheFirstKept() {
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    let first = CountingSubscription()
+    let second = CountingSubscription()
+    sink.receive(subscription: first)
+    sink.receive(subscription: second)
+    #expect(first.counts.requests == 1 && first.counts.cancels == 0)
+    #expect(second.counts.requests == 0 && second.counts.cancels == 1)
+    sink.receive(completion: .finished)
+    sink.cancel()
+    #expect(first.counts.cancels == 0)
   }
 
   @Test func assignWritesToTheProperty() {
