@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publisher that emits one value, then finishes.
 ///
 /// The value is delivered on the first request for demand; a cancel before that delivers nothing.
@@ -30,9 +32,13 @@ extension Just: Sendable where Output: Sendable {}
 /// `HandlerSubscription`).
 @usableFromInline
 internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSubscription {
-  @usableFromInline let lock = StreamsLock()
-  // Protected by `lock`: the subscriber and result until delivered or cancelled. They are
-  // `@exclusivity(unchecked)`: the lock already makes each access exclusive.
+  /// Set by the first call that ends the subscription (a request with demand, or a cancel): that
+  /// call alone then reads and clears `downstream` and `result`. An atomic rather than a lock,
+  /// which saves allocating a lock for every subscription.
+  @usableFromInline let isClaimed = Atomic<Bool>(false)
+  // The subscriber and result until delivered or cancelled, touched after `init` only by the
+  // call `isClaimed` admitted (and by `deinit`). They are `@exclusivity(unchecked)`: that
+  // hand-over already makes each access exclusive.
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @exclusivity(unchecked) @usableFromInline var result:
     Result<Downstream.Input, Downstream.Failure>?
@@ -61,14 +67,11 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSub
 
   @inlinable
   func deliver(_ demand: Subscribers.Demand) {
-    lock.lock()
-    guard demand > 0, let downstream, let result else {
-      lock.unlock()
-      return
-    }
+    guard demand > 0, !isClaimed.exchange(true, ordering: .acquiringAndReleasing),
+      let downstream, let result
+    else { return }
     self.downstream = nil
     self.result = nil
-    lock.unlock()
     switch result {
     case .success(let value):
       _ = downstream.receive(value)
@@ -80,12 +83,11 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSub
 
   @inlinable
   func stop() {
-    lock.lock()
+    guard !isClaimed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let downstream = self.downstream
     let result = self.result
     self.downstream = nil
     self.result = nil
-    lock.unlock()
     withExtendedLifetime((downstream, result)) {}
   }
 }

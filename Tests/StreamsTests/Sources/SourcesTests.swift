@@ -24,6 +24,24 @@ import Testing
     #expect(recorder.completion == nil)
   }
 
+  @Test func justRequestedFromManyThreadsDeliversOnceAndARacingCancelLeavesAtMostThat() {
+    for round in 0..<500 {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+      Just(round).subscribe(recorder)
+      let cancels = round % 2 == 0
+      DispatchQueue.concurrentPerform(iterations: 4) { index in
+        if cancels && index == 0 { recorder.cancel() } else { recorder.request(.max(1)) }
+      }
+      if cancels {
+        #expect(recorder.values.count == (recorder.completion == nil ? 0 : 1))
+      } else {
+        #expect(recorder.values == [round])
+        #expect(recorder.completion == .finished)
+      }
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+
   @Test func emptyCompletesOrNot() {
     let finishing = RecordingSubscriber<Int, Never>()
     Empty<Int, Never>().subscribe(finishing)
