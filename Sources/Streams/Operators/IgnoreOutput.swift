@@ -31,36 +31,30 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber))
+      let logic = IgnoreOutputLogic<Upstream.Output, Failure>()
+      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
     }
+  }
+}
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Never, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "IgnoreOutput" }
+@usableFromInline
+internal struct IgnoreOutputLogic<Input, Failure: Error>: StatelessLogic {
+  @usableFromInline typealias UpstreamFailure = Failure
+  @usableFromInline typealias Output = Never
 
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let combineIdentifier = CombineIdentifier()
+  @inlinable
+  init() {}
 
-      @inlinable
-      init(downstream: Downstream) {
-        self.downstream = downstream
-      }
+  @usableFromInline
+  var operatorName: String { "IgnoreOutput" }
 
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-        subscription.request(.unlimited)
-      }
+  @inlinable
+  var requestsUnlimitedUpstream: Bool { true }
 
-      @inlinable
-      func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
-
-      @inlinable
-      func receive(completion: Subscribers.Completion<Failure>) {
-        downstream.receive(completion: completion)
-      }
-    }
+  @inlinable
+  func receive<Downstream: Subscriber>(
+    _ input: Input, into downstream: Downstream
+  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
+    .none
   }
 }

@@ -36,7 +36,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber))
+      let logic = SetFailureTypeLogic<Output, Failure>()
+      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
     }
 
     /// The same publisher with a different failure type.
@@ -48,35 +49,28 @@ extension Publishers {
     {
       Publishers.SetFailureType(upstream: upstream)
     }
+  }
+}
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "SetFailureType" }
+@usableFromInline
+internal struct SetFailureTypeLogic<Input, Failure: Error>: StatelessLogic {
+  @usableFromInline typealias Output = Input
 
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let combineIdentifier = CombineIdentifier()
+  @inlinable
+  init() {}
 
-      @inlinable
-      init(downstream: Downstream) {
-        self.downstream = downstream
-      }
+  @usableFromInline
+  var operatorName: String { "SetFailureType" }
 
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-      }
+  @inlinable
+  func receive<Downstream: Subscriber>(
+    _ input: Input, into downstream: Downstream
+  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
+    downstream.receive(input)
+  }
 
-      @inlinable
-      func receive(_ input: Output) -> Subscribers.Demand {
-        downstream.receive(input)
-      }
-
-      @inlinable
-      func receive(completion: Subscribers.Completion<Never>) {
-        downstream.receive(completion: .finished)
-      }
-    }
+  @inlinable
+  func completion(_ completion: Subscribers.Completion<Never>) -> Subscribers.Completion<Failure> {
+    .finished
   }
 }
