@@ -199,10 +199,9 @@ where Downstream.Input == [Value] {
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    let isAttached = lock.withLock {
-      state.upstream.attach(subscription, isWanted: !delivery.isClosed) != nil
+    lock.attachSubscription(subscription, asking: .unlimited) {
+      state.upstream.attach(subscription, isWanted: !delivery.isClosed)
     }
-    if isAttached { subscription.request(.unlimited) } else { subscription.cancel() }
   }
 
   @inlinable

@@ -14,14 +14,9 @@ internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscripti
   @inlinable
   final func upstreamSubscribed(_ subscription: any Subscription, asking demand: Subscribers.Demand)
   {
-    lock.lock()
-    guard upstream.attach(subscription, isWanted: delivery.isOpen) != nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription, asking: demand) {
+      upstream.attach(subscription, isWanted: delivery.isOpen)
     }
-    lock.unlock()
-    subscription.request(demand)
   }
 
   /// The upstream completed: a failure ends the operator; a finish ends it once no inner

@@ -78,15 +78,10 @@ internal final class ReplaceEmptySubscription<Downstream: Subscriber>:
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard let demand = upstream.attach(subscription, isWanted: !delivery.isClosed) else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    let isAttached = lock.attachSubscription(subscription) {
+      upstream.attach(subscription, isWanted: !delivery.isClosed)
     }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
-    subscription.request(.unlimited)
+    if isAttached { subscription.request(.unlimited) }
   }
 
   @inlinable

@@ -80,14 +80,7 @@ where Downstream.Input == Input {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard let demand = upstream.attach(subscription, isWanted: !isEnded) else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
+    lock.attachSubscription(subscription) { upstream.attach(subscription, isWanted: !isEnded) }
   }
 
   @inlinable
@@ -147,11 +140,8 @@ where Downstream.Input == Input {
 
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    let isAttached = lock.withLock { other.attach(subscription, isWanted: !isEnded) != nil }
-    if isAttached {
-      subscription.request(.max(1))
-    } else {
-      subscription.cancel()
+    lock.attachSubscription(subscription, asking: .max(1)) {
+      other.attach(subscription, isWanted: !isEnded)
     }
   }
 

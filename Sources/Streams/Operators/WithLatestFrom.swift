@@ -114,14 +114,9 @@ where Other.Failure == Downstream.Failure {
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard let demand = upstream.attach(subscription, isWanted: delivery.isOpen) else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription) {
+      upstream.attach(subscription, isWanted: delivery.isOpen)
     }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
@@ -167,14 +162,9 @@ where Other.Failure == Downstream.Failure {
 
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard other.attach(subscription, isWanted: delivery.isOpen) != nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription, asking: .unlimited) {
+      other.attach(subscription, isWanted: delivery.isOpen)
     }
-    lock.unlock()
-    subscription.request(.unlimited)
   }
 
   @inlinable
