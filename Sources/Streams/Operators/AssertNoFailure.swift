@@ -70,13 +70,6 @@ internal struct AssertNoFailureLogic<Input, UpstreamFailure: Error>: StatelessLo
   var operatorName: String { "AssertNoFailure" }
 
   @inlinable
-  func receive<Downstream: Subscriber>(
-    _ input: Input, into downstream: Downstream
-  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
-    downstream.receive(input)
-  }
-
-  @inlinable
   func completion(_ completion: Subscribers.Completion<UpstreamFailure>)
     -> Subscribers.Completion<Never>
   {

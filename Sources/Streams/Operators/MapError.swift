@@ -57,13 +57,6 @@ internal struct MapErrorLogic<Input, UpstreamFailure: Error, Failure: Error>: St
   var operatorName: String { "MapError" }
 
   @inlinable
-  func receive<Downstream: Subscriber>(
-    _ input: Input, into downstream: Downstream
-  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
-    downstream.receive(input)
-  }
-
-  @inlinable
   func completion(
     _ completion: Subscribers.Completion<UpstreamFailure>
   ) -> Subscribers.Completion<Failure> {

@@ -63,13 +63,6 @@ internal struct SetFailureTypeLogic<Input, Failure: Error>: StatelessLogic {
   var operatorName: String { "SetFailureType" }
 
   @inlinable
-  func receive<Downstream: Subscriber>(
-    _ input: Input, into downstream: Downstream
-  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
-    downstream.receive(input)
-  }
-
-  @inlinable
   func completion(_ completion: Subscribers.Completion<Never>) -> Subscribers.Completion<Failure> {
     .finished
   }

@@ -17,7 +17,8 @@ internal protocol StatelessLogic {
   /// the downstream's demand (`ignoreOutput()`, which never delivers a value); false by default.
   var requestsUnlimitedUpstream: Bool { get }
 
-  /// Hands `input` to `downstream`, or drops it, and returns the demand to add upstream.
+  /// Hands `input` to `downstream`, or drops it, and returns the demand to add upstream; passes
+  /// it on as it is by default, where the operator keeps the upstream's output type.
   func receive<Downstream: Subscriber>(
     _ input: Input, into downstream: Downstream
   ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure
@@ -31,6 +32,15 @@ internal protocol StatelessLogic {
 extension StatelessLogic {
   @inlinable
   var requestsUnlimitedUpstream: Bool { false }
+}
+
+extension StatelessLogic where Input == Output {
+  @inlinable
+  func receive<Downstream: Subscriber>(
+    _ input: Input, into downstream: Downstream
+  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
+    downstream.receive(input)
+  }
 }
 
 extension StatelessLogic where UpstreamFailure == Failure {
