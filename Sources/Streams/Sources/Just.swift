@@ -69,13 +69,7 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSub
     self.downstream = nil
     self.result = nil
     lock.unlock()
-    switch result {
-    case .success(let value):
-      _ = downstream.receive(value)
-      downstream.receive(completion: .finished)
-    case .failure(let error):
-      downstream.receive(completion: .failure(error))
-    }
+    downstream.receive(result: result)
   }
 
   @inlinable
