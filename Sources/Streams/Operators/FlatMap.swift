@@ -106,12 +106,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @usableFromInline
   typealias UpstreamOutput = Value
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Inner.Output
-  @usableFromInline
-  typealias SecondaryFailure = Inner.Failure
 
   // Immutable configuration. Protected by the inherited `lock`: the id of the latest inner
   // publisher, the inner publisher of each value waiting in the delivery queue (oldest from

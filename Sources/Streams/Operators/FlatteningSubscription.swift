@@ -5,6 +5,16 @@
 /// cancels the rest and is delivered.
 @usableFromInline
 internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscription<Downstream> {
+  // For the subclasses' conformances to `UpstreamOwner` and `SecondaryUpstreamOwner`: the upstream
+  // and every inner publisher fail as the downstream does, and the inner publishers' values go
+  // downstream as they are.
+  @usableFromInline
+  typealias UpstreamFailure = Downstream.Failure
+  @usableFromInline
+  typealias SecondaryOutput = Downstream.Input
+  @usableFromInline
+  typealias SecondaryFailure = Downstream.Failure
+
   // Protected by the inherited `lock`.
   @usableFromInline
   final var upstream = UpstreamState()

@@ -89,12 +89,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   @usableFromInline
   typealias UpstreamOutput = Inner
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Inner.Output
-  @usableFromInline
-  typealias SecondaryFailure = Inner.Failure
 
   // Protected by the inherited `lock`: the id of the current inner publisher (the
   // only one in `merged`, which asks it for all the unused demand).
