@@ -125,11 +125,6 @@ where Downstream.Input == [Value] {
   @usableFromInline
   override var operatorName: String { "CollectByTime" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Value
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   // Immutable configuration; `state` and `window` are protected by the inherited `lock`.
   @usableFromInline
   let scheduler: Context

@@ -10,11 +10,6 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
   @usableFromInline
   override var operatorName: String { "CombineLatest" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Any
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   // `combine` is immutable. Protected by the inherited `lock`: the latest value of each upstream,
   // and how many have not published yet.
   @usableFromInline

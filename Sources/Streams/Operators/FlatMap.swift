@@ -104,9 +104,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "FlatMap" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Value
-
   // Immutable configuration. Protected by the inherited `lock`: the id of the latest inner
   // publisher, the inner publisher of each value waiting in the delivery queue (oldest from
   // `queuedOriginsHead` on), and whether the value being delivered went straight through.

@@ -8,11 +8,6 @@ internal final class MergeSubscription<Downstream: Subscriber>:
   @usableFromInline
   override var operatorName: String { "Merge" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Downstream.Input
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   @inlinable
   init(downstream: Downstream, count: Int) {
     super.init(downstream: downstream)

@@ -56,11 +56,6 @@ internal final class ReplaceEmptySubscription<Downstream: Subscriber>:
   @usableFromInline
   override var operatorName: String { "ReplaceEmpty" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Downstream.Input
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   // `replacement` is immutable. Protected by the inherited `lock`: the upstream, and whether it
   // published a value.
   @usableFromInline

@@ -87,9 +87,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "SwitchToLatest" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Inner
-
   // Protected by the inherited `lock`: the id of the current inner publisher (the
   // only one in `merged`, which asks it for all the unused demand).
   @usableFromInline

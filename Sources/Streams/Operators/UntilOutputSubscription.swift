@@ -20,10 +20,6 @@ internal final class UntilOutputSubscription<Input, Other: Publisher, Downstream
 where Downstream.Input == Input {
   @usableFromInline
   typealias Failure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Other.Output
-  @usableFromInline
-  typealias SecondaryFailure = Other.Failure
 
   /// Where the subscription stands with its downstream.
   @usableFromInline

@@ -77,15 +77,6 @@ where Other.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "WithLatestFrom" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Value
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Other.Output
-  @usableFromInline
-  typealias SecondaryFailure = Other.Failure
-
   // `select` is immutable. Protected by the inherited `lock`: the upstream, the other publisher,
   // and the other's latest value.
   @usableFromInline
