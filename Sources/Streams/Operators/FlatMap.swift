@@ -150,11 +150,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     inner.receive(subscriber: secondaryLink(innerID))
   }
 
-  @inlinable
-  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    upstreamCompleted(completion)
-  }
-
   /// An inner publisher is asked for one value at first (for every value once the downstream
   /// asked for unlimited values), as Combine does.
   @inlinable

@@ -30,9 +30,10 @@ internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscripti
   }
 
   /// The upstream completed: a failure ends the operator; a finish ends it once no inner
-  /// publisher is left.
+  /// publisher is left. The subclasses' witness for ``UpstreamOwner``.
   @inlinable
-  final func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+  final func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>)
+  {
     lock.lock()
     guard delivery.isOpen else {
       lock.unlock()

@@ -119,11 +119,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   }
 
   @inlinable
-  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    upstreamCompleted(completion)
-  }
-
-  @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
     merged(id, didSubscribe: subscription)
   }
