@@ -24,9 +24,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
     self.combine = combine
     latest = Array(repeating: nil, count: count)
     missing = count
-    super.init(downstream: downstream)
-    for id in 0..<count { merged.reserve(id) }
-    if count == 0 { delivery.finish(.finished) }
+    super.init(downstream: downstream, upstreams: count)
   }
 
   /// A combineLatest of `upstreams` upstreams whose subscription `downstream` has received; the
