@@ -43,42 +43,50 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = AssertNoFailureLogic<Output, Upstream.Failure>(
-        prefix: prefix, file: file, line: line)
-      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
     }
-  }
-}
 
-@usableFromInline
-internal struct AssertNoFailureLogic<Input, UpstreamFailure: Error>: StatelessLogic {
-  @usableFromInline typealias Output = Input
-  @usableFromInline typealias Failure = Never
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
+    where Downstream.Input == Output, Downstream.Failure == Never {
+      @usableFromInline
+      var operatorName: String { "AssertNoFailure" }
 
-  @usableFromInline let prefix: String
-  @usableFromInline let file: StaticString
-  @usableFromInline let line: UInt
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let prefix: String
+      @usableFromInline let file: StaticString
+      @usableFromInline let line: UInt
+      @usableFromInline let combineIdentifier = CombineIdentifier()
 
-  @inlinable
-  init(prefix: String, file: StaticString, line: UInt) {
-    self.prefix = prefix
-    self.file = file
-    self.line = line
-  }
+      @inlinable
+      init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+        self.downstream = downstream
+        self.prefix = prefix
+        self.file = file
+        self.line = line
+      }
 
-  @usableFromInline
-  var operatorName: String { "AssertNoFailure" }
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
 
-  @inlinable
-  func completion(_ completion: Subscribers.Completion<UpstreamFailure>)
-    -> Subscribers.Completion<Never>
-  {
-    switch completion {
-    case .finished:
-      return .finished
-    case .failure(let error):
-      let lead = prefix.isEmpty ? "" : prefix + ": "
-      fatalError("\(lead)unexpected failure: \(error)", file: file, line: line)
+      @inlinable
+      func receive(_ input: Output) -> Subscribers.Demand {
+        downstream.receive(input)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        switch completion {
+        case .finished:
+          downstream.receive(completion: .finished)
+        case .failure(let error):
+          let lead = prefix.isEmpty ? "" : prefix + ": "
+          fatalError("\(lead)unexpected failure: \(error)", file: file, line: line)
+        }
+      }
     }
   }
 }

@@ -76,8 +76,40 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = CompactMapLogic<Upstream.Output, Output, Failure>(transform: transform)
-      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+    }
+
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "CompactMap" }
+
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let transform: (Upstream.Output) -> Output?
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable
+      init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+        self.downstream = downstream
+        self.transform = transform
+      }
+
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard let output = transform(input) else { return .max(1) }
+        return downstream.receive(output)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
     }
   }
 
@@ -130,26 +162,4 @@ internal struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: Filte
 
   @inlinable
   func failure(_ error: UpstreamFailure) -> any Error { error }
-}
-
-@usableFromInline
-internal struct CompactMapLogic<Input, Output, Failure: Error>: StatelessLogic {
-  @usableFromInline typealias UpstreamFailure = Failure
-  @usableFromInline let transform: (Input) -> Output?
-
-  @inlinable
-  init(transform: @escaping (Input) -> Output?) {
-    self.transform = transform
-  }
-
-  @usableFromInline
-  var operatorName: String { "CompactMap" }
-
-  @inlinable
-  func receive<Downstream: Subscriber>(
-    _ input: Input, into downstream: Downstream
-  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
-    guard let output = transform(input) else { return .max(1) }
-    return downstream.receive(output)
-  }
 }

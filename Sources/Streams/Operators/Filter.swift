@@ -82,8 +82,39 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = FilterPredicateLogic<Output, Failure>(isIncluded: isIncluded)
-      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
+    }
+
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "Filter" }
+
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let isIncluded: (Upstream.Output) -> Bool
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable
+      init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+        self.downstream = downstream
+        self.isIncluded = isIncluded
+      }
+
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        isIncluded(input) ? downstream.receive(input) : .max(1)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
     }
   }
 
@@ -134,27 +165,4 @@ internal struct TryFilterLogic<Input, UpstreamFailure: Error>: FilterLogic {
 
   @inlinable
   func failure(_ error: UpstreamFailure) -> any Error { error }
-}
-
-@usableFromInline
-internal struct FilterPredicateLogic<Input, Failure: Error>: StatelessLogic {
-  @usableFromInline typealias UpstreamFailure = Failure
-  @usableFromInline typealias Output = Input
-
-  @usableFromInline let isIncluded: (Input) -> Bool
-
-  @inlinable
-  init(isIncluded: @escaping (Input) -> Bool) {
-    self.isIncluded = isIncluded
-  }
-
-  @usableFromInline
-  var operatorName: String { "Filter" }
-
-  @inlinable
-  func receive<Downstream: Subscriber>(
-    _ input: Input, into downstream: Downstream
-  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
-    isIncluded(input) ? downstream.receive(input) : .max(1)
-  }
 }

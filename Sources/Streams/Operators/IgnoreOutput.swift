@@ -31,30 +31,36 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = IgnoreOutputLogic<Upstream.Output, Failure>()
-      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber))
     }
-  }
-}
 
-@usableFromInline
-internal struct IgnoreOutputLogic<Input, Failure: Error>: StatelessLogic {
-  @usableFromInline typealias UpstreamFailure = Failure
-  @usableFromInline typealias Output = Never
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
+    where Downstream.Input == Never, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "IgnoreOutput" }
 
-  @inlinable
-  init() {}
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let combineIdentifier = CombineIdentifier()
 
-  @usableFromInline
-  var operatorName: String { "IgnoreOutput" }
+      @inlinable
+      init(downstream: Downstream) {
+        self.downstream = downstream
+      }
 
-  @inlinable
-  var requestsUnlimitedUpstream: Bool { true }
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+        subscription.request(.unlimited)
+      }
 
-  @inlinable
-  func receive<Downstream: Subscriber>(
-    _ input: Input, into downstream: Downstream
-  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
-    .none
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
+    }
   }
 }

@@ -58,29 +58,39 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = MapLogic<Upstream.Output, Output, Failure>(transform: transform)
-      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
     }
-  }
-}
 
-@usableFromInline
-internal struct MapLogic<Input, Output, Failure: Error>: StatelessLogic {
-  @usableFromInline typealias UpstreamFailure = Failure
-  @usableFromInline let transform: (Input) -> Output
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "Map" }
 
-  @inlinable
-  init(transform: @escaping (Input) -> Output) {
-    self.transform = transform
-  }
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let transform: (Upstream.Output) -> Output
+      @usableFromInline let combineIdentifier = CombineIdentifier()
 
-  @usableFromInline
-  var operatorName: String { "Map" }
+      @inlinable
+      init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+        self.downstream = downstream
+        self.transform = transform
+      }
 
-  @inlinable
-  func receive<Downstream: Subscriber>(
-    _ input: Input, into downstream: Downstream
-  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
-    downstream.receive(transform(input))
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        downstream.receive(transform(input))
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
+    }
   }
 }

@@ -36,30 +36,39 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = MapErrorLogic<Output, Upstream.Failure, Failure>(transform: transform)
-      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
     }
-  }
-}
 
-@usableFromInline
-internal struct MapErrorLogic<Input, UpstreamFailure: Error, Failure: Error>: StatelessLogic {
-  @usableFromInline typealias Output = Input
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "MapError" }
 
-  @usableFromInline let transform: (UpstreamFailure) -> Failure
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let transform: (Upstream.Failure) -> Failure
+      @usableFromInline let combineIdentifier = CombineIdentifier()
 
-  @inlinable
-  init(transform: @escaping (UpstreamFailure) -> Failure) {
-    self.transform = transform
-  }
+      @inlinable
+      init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Failure) {
+        self.downstream = downstream
+        self.transform = transform
+      }
 
-  @usableFromInline
-  var operatorName: String { "MapError" }
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
 
-  @inlinable
-  func completion(
-    _ completion: Subscribers.Completion<UpstreamFailure>
-  ) -> Subscribers.Completion<Failure> {
-    completion.mapFailure(transform)
+      @inlinable
+      func receive(_ input: Output) -> Subscribers.Demand {
+        downstream.receive(input)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        downstream.receive(completion: completion.mapFailure(transform))
+      }
+    }
   }
 }

@@ -36,8 +36,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let logic = SetFailureTypeLogic<Output, Failure>()
-      upstream.receive(subscriber: StatelessSubscriber(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber))
     }
 
     /// The same publisher with a different failure type.
@@ -49,21 +48,35 @@ extension Publishers {
     {
       Publishers.SetFailureType(upstream: upstream)
     }
-  }
-}
 
-@usableFromInline
-internal struct SetFailureTypeLogic<Input, Failure: Error>: StatelessLogic {
-  @usableFromInline typealias Output = Input
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+      @usableFromInline
+      var operatorName: String { "SetFailureType" }
 
-  @inlinable
-  init() {}
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let combineIdentifier = CombineIdentifier()
 
-  @usableFromInline
-  var operatorName: String { "SetFailureType" }
+      @inlinable
+      init(downstream: Downstream) {
+        self.downstream = downstream
+      }
 
-  @inlinable
-  func completion(_ completion: Subscribers.Completion<Never>) -> Subscribers.Completion<Failure> {
-    .finished
+      @inlinable
+      func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+
+      @inlinable
+      func receive(_ input: Output) -> Subscribers.Demand {
+        downstream.receive(input)
+      }
+
+      @inlinable
+      func receive(completion: Subscribers.Completion<Never>) {
+        downstream.receive(completion: .finished)
+      }
+    }
   }
 }
