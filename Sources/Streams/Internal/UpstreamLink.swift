@@ -162,6 +162,13 @@ extension UpstreamOwner {
   where UpstreamOutput == Any {
     UpstreamLink(owner: self, id: id)
   }
+
+  /// Subscribes to `publisher` as upstream `id`, whose values the owner keeps type-erased.
+  @inlinable
+  func attach<P: Publisher>(_ publisher: P, id: Int)
+  where UpstreamOutput == Any, P.Failure == UpstreamFailure {
+    publisher.receive(subscriber: erasedLink(id, of: P.Output.self))
+  }
 }
 
 extension SecondaryUpstreamOwner {

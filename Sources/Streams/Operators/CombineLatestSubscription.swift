@@ -39,12 +39,6 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
     return combination
   }
 
-  /// Subscribes to `publisher` as upstream `id`.
-  @inlinable
-  func attach<P: Publisher>(_ publisher: P, id: Int) where P.Failure == Downstream.Failure {
-    publisher.receive(subscriber: erasedLink(id, of: P.Output.self))
-  }
-
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
     merged(id, didSubscribe: subscription)

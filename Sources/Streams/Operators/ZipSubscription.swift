@@ -48,12 +48,6 @@ internal final class ZipSubscription<Downstream: Subscriber>:
     return zip
   }
 
-  /// Subscribes to `publisher` as upstream `id`.
-  @inlinable
-  func attach<P: Publisher>(_ publisher: P, id: Int) where P.Failure == Downstream.Failure {
-    publisher.receive(subscriber: erasedLink(id, of: P.Output.self))
-  }
-
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
     lock.lock()
