@@ -15,6 +15,16 @@ internal class MergingSubscription<Downstream: Subscriber>:
     super.init(downstream: downstream)
   }
 
+  /// A subscription to a fixed set of `count` upstreams, with ids `0..<count`; with none, it
+  /// finishes as soon as it starts.
+  @inlinable
+  init(downstream: Downstream, upstreams count: Int) {
+    merged = UpstreamPool()
+    super.init(downstream: downstream)
+    for id in 0..<count { merged.reserve(id) }
+    if count == 0 { delivery.finish(.finished) }
+  }
+
   /// Takes the subscription of pooled upstream `id` and asks it for what the demand allows, or
   /// cancels it when it is no longer wanted.
   @inlinable

@@ -75,20 +75,16 @@ internal protocol SecondaryUpstreamOwner: AnyObject {
   func secondary(_ id: Int, didComplete completion: Subscribers.Completion<SecondaryFailure>)
 }
 
-/// The route to an ``UpstreamOwner``'s `upstream` methods.
+/// A route to an ``UpstreamOwner``'s `upstream` methods; such routes differ only in the type of
+/// the values they hand over.
 @usableFromInline
-internal enum MainRoute<Owner: UpstreamOwner>: UpstreamRoute {
+internal protocol MainUpstreamRoute: UpstreamRoute
+where Owner: UpstreamOwner, Failure == Owner.UpstreamFailure {}
+
+extension MainUpstreamRoute {
   @inlinable
   static func subscribed(_ owner: Owner, _ id: Int, _ subscription: any Subscription) {
     owner.upstream(id, didSubscribe: subscription)
-  }
-
-  @inlinable
-  static func received(_ owner: Owner, _ id: Int, _ input: Owner.UpstreamOutput)
-    -> Subscribers.Demand
-  {
-    owner.upstream(id, didSend: input)
-    return .none
   }
 
   @inlinable
@@ -99,27 +95,33 @@ internal enum MainRoute<Owner: UpstreamOwner>: UpstreamRoute {
   }
 }
 
+/// The route to an ``UpstreamOwner``'s `upstream` methods.
+@usableFromInline
+internal enum MainRoute<Owner: UpstreamOwner>: MainUpstreamRoute {
+  @usableFromInline
+  typealias Failure = Owner.UpstreamFailure
+
+  @inlinable
+  static func received(_ owner: Owner, _ id: Int, _ input: Owner.UpstreamOutput)
+    -> Subscribers.Demand
+  {
+    owner.upstream(id, didSend: input)
+    return .none
+  }
+}
+
 /// The route to an ``UpstreamOwner`` that keeps values of upstreams of different output types
 /// type-erased (combineLatest, zip).
 @usableFromInline
-internal enum ErasedRoute<Owner: UpstreamOwner, Input>: UpstreamRoute
+internal enum ErasedRoute<Owner: UpstreamOwner, Input>: MainUpstreamRoute
 where Owner.UpstreamOutput == Any {
-  @inlinable
-  static func subscribed(_ owner: Owner, _ id: Int, _ subscription: any Subscription) {
-    owner.upstream(id, didSubscribe: subscription)
-  }
+  @usableFromInline
+  typealias Failure = Owner.UpstreamFailure
 
   @inlinable
   static func received(_ owner: Owner, _ id: Int, _ input: Input) -> Subscribers.Demand {
     owner.upstream(id, didSend: input as Any)
     return .none
-  }
-
-  @inlinable
-  static func completed(
-    _ owner: Owner, _ id: Int, _ completion: Subscribers.Completion<Owner.UpstreamFailure>
-  ) {
-    owner.upstream(id, didComplete: completion)
   }
 }
 
@@ -159,6 +161,13 @@ extension UpstreamOwner {
   func erasedLink<Input>(_ id: Int, of _: Input.Type) -> UpstreamLink<ErasedRoute<Self, Input>>
   where UpstreamOutput == Any {
     UpstreamLink(owner: self, id: id)
+  }
+
+  /// Subscribes to `publisher` as upstream `id`, whose values the owner keeps type-erased.
+  @inlinable
+  func attach<P: Publisher>(_ publisher: P, id: Int)
+  where UpstreamOutput == Any, P.Failure == UpstreamFailure {
+    publisher.receive(subscriber: erasedLink(id, of: P.Output.self))
   }
 }
 

@@ -57,3 +57,29 @@ internal enum UpstreamState {
     return subscription
   }
 }
+
+extension StreamsLock {
+  /// Hands `subscription` to an operator's upstream state: `attach` runs under this lock and
+  /// returns the demand waiting for the subscription, or nil when the operator does not want it
+  /// (it is not the first, or the operator ended). Then, with the lock released, `subscription` is
+  /// cancelled, or asked for `fixedDemand`, or, when that is nil, for the waiting demand if any.
+  ///
+  /// - Returns: whether the operator took `subscription`.
+  @inlinable
+  @discardableResult
+  func attachSubscription(
+    _ subscription: any Subscription, asking fixedDemand: Subscribers.Demand? = nil,
+    to attach: () -> Subscribers.Demand?
+  ) -> Bool {
+    guard let waiting = withLock(attach) else {
+      subscription.cancel()
+      return false
+    }
+    if let fixedDemand {
+      subscription.request(fixedDemand)
+    } else if waiting > 0 {
+      subscription.request(waiting)
+    }
+    return true
+  }
+}

@@ -126,15 +126,11 @@ UpstreamOwner
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard upstream.attach(subscription, isWanted: !delivery.isClosed) != nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    let demand: Subscribers.Demand = prefetch == .keepFull ? .max(size) : .unlimited
+    let isAttached = lock.attachSubscription(subscription, asking: demand) {
+      upstream.attach(subscription, isWanted: !delivery.isClosed)
     }
-    lock.unlock()
-    subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
-    start()
+    if isAttached { start() }
   }
 
   @inlinable

@@ -125,11 +125,6 @@ where Downstream.Input == [Value] {
   @usableFromInline
   override var operatorName: String { "CollectByTime" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Value
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   // Immutable configuration; `state` and `window` are protected by the inherited `lock`.
   @usableFromInline
   let scheduler: Context
@@ -199,10 +194,9 @@ where Downstream.Input == [Value] {
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    let isAttached = lock.withLock {
-      state.upstream.attach(subscription, isWanted: !delivery.isClosed) != nil
+    lock.attachSubscription(subscription, asking: .unlimited) {
+      state.upstream.attach(subscription, isWanted: !delivery.isClosed)
     }
-    if isAttached { subscription.request(.unlimited) } else { subscription.cancel() }
   }
 
   @inlinable

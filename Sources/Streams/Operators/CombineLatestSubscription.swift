@@ -10,11 +10,6 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
   @usableFromInline
   override var operatorName: String { "CombineLatest" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Any
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   // `combine` is immutable. Protected by the inherited `lock`: the latest value of each upstream,
   // and how many have not published yet.
   @usableFromInline
@@ -29,9 +24,7 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
     self.combine = combine
     latest = Array(repeating: nil, count: count)
     missing = count
-    super.init(downstream: downstream)
-    for id in 0..<count { merged.reserve(id) }
-    if count == 0 { delivery.finish(.finished) }
+    super.init(downstream: downstream, upstreams: count)
   }
 
   /// A combineLatest of `upstreams` upstreams whose subscription `downstream` has received; the
@@ -44,12 +37,6 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
       downstream: downstream, count: upstreams, combine: combine)
     combination.start()
     return combination
-  }
-
-  /// Subscribes to `publisher` as upstream `id`.
-  @inlinable
-  func attach<P: Publisher>(_ publisher: P, id: Int) where P.Failure == Downstream.Failure {
-    publisher.receive(subscriber: erasedLink(id, of: P.Output.self))
   }
 
   @inlinable

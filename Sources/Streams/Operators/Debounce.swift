@@ -136,13 +136,8 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    let isAttached = lock.withLock {
-      state.upstream.attach(subscription, isWanted: !delivery.isClosed) != nil
-    }
-    if isAttached {
-      subscription.request(.unlimited)
-    } else {
-      subscription.cancel()
+    lock.attachSubscription(subscription, asking: .unlimited) {
+      state.upstream.attach(subscription, isWanted: !delivery.isClosed)
     }
   }
 

@@ -105,14 +105,9 @@ internal final class DelaySubscription<Downstream: Subscriber, Context: Schedule
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard let demand = upstream.attach(subscription, isWanted: !delivery.isClosed) else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription) {
+      upstream.attach(subscription, isWanted: !delivery.isClosed)
     }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable

@@ -104,15 +104,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "FlatMap" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Value
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Inner.Output
-  @usableFromInline
-  typealias SecondaryFailure = Inner.Failure
-
   // Immutable configuration. Protected by the inherited `lock`: the id of the latest inner
   // publisher, the inner publisher of each value waiting in the delivery queue (oldest from
   // `queuedOriginsHead` on), and whether the value being delivered went straight through.
@@ -157,11 +148,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     merged.reserve(innerID)
     lock.unlock()
     inner.receive(subscriber: secondaryLink(innerID))
-  }
-
-  @inlinable
-  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    upstreamCompleted(completion)
   }
 
   /// An inner publisher is asked for one value at first (for every value once the downstream

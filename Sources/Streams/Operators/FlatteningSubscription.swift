@@ -5,6 +5,16 @@
 /// cancels the rest and is delivered.
 @usableFromInline
 internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscription<Downstream> {
+  // For the subclasses' conformances to `UpstreamOwner` and `SecondaryUpstreamOwner`: the upstream
+  // and every inner publisher fail as the downstream does, and the inner publishers' values go
+  // downstream as they are.
+  @usableFromInline
+  typealias UpstreamFailure = Downstream.Failure
+  @usableFromInline
+  typealias SecondaryOutput = Downstream.Input
+  @usableFromInline
+  typealias SecondaryFailure = Downstream.Failure
+
   // Protected by the inherited `lock`.
   @usableFromInline
   final var upstream = UpstreamState()
@@ -14,20 +24,16 @@ internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscripti
   @inlinable
   final func upstreamSubscribed(_ subscription: any Subscription, asking demand: Subscribers.Demand)
   {
-    lock.lock()
-    guard upstream.attach(subscription, isWanted: delivery.isOpen) != nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription, asking: demand) {
+      upstream.attach(subscription, isWanted: delivery.isOpen)
     }
-    lock.unlock()
-    subscription.request(demand)
   }
 
   /// The upstream completed: a failure ends the operator; a finish ends it once no inner
-  /// publisher is left.
+  /// publisher is left. The subclasses' witness for ``UpstreamOwner``.
   @inlinable
-  final func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+  final func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>)
+  {
     lock.lock()
     guard delivery.isOpen else {
       lock.unlock()

@@ -8,23 +8,11 @@ internal final class MergeSubscription<Downstream: Subscriber>:
   @usableFromInline
   override var operatorName: String { "Merge" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Downstream.Input
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
-  @inlinable
-  init(downstream: Downstream, count: Int) {
-    super.init(downstream: downstream)
-    for id in 0..<count { merged.reserve(id) }
-    if count == 0 { delivery.finish(.finished) }
-  }
-
   /// A merge of `upstreams` upstreams whose subscription `downstream` has received; the caller
   /// then attaches upstream `i` through ``link(_:)`` with id `i`.
   @inlinable
   static func started(for downstream: Downstream, upstreams: Int) -> MergeSubscription {
-    let merge = MergeSubscription(downstream: downstream, count: upstreams)
+    let merge = MergeSubscription(downstream: downstream, upstreams: upstreams)
     merge.start()
     return merge
   }

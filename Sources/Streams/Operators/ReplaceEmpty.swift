@@ -56,11 +56,6 @@ internal final class ReplaceEmptySubscription<Downstream: Subscriber>:
   @usableFromInline
   override var operatorName: String { "ReplaceEmpty" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Downstream.Input
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   // `replacement` is immutable. Protected by the inherited `lock`: the upstream, and whether it
   // published a value.
   @usableFromInline
@@ -78,15 +73,10 @@ internal final class ReplaceEmptySubscription<Downstream: Subscriber>:
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard let demand = upstream.attach(subscription, isWanted: !delivery.isClosed) else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    let isAttached = lock.attachSubscription(subscription) {
+      upstream.attach(subscription, isWanted: !delivery.isClosed)
     }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
-    subscription.request(.unlimited)
+    if isAttached { subscription.request(.unlimited) }
   }
 
   @inlinable

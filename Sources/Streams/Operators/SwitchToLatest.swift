@@ -87,15 +87,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "SwitchToLatest" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Inner
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Inner.Output
-  @usableFromInline
-  typealias SecondaryFailure = Inner.Failure
-
   // Protected by the inherited `lock`: the id of the current inner publisher (the
   // only one in `merged`, which asks it for all the unused demand).
   @usableFromInline
@@ -125,11 +116,6 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     lock.unlock()
     previous?.cancel()
     inner.receive(subscriber: secondaryLink(innerID))
-  }
-
-  @inlinable
-  func upstream(_ id: Int, didComplete completion: Subscribers.Completion<Downstream.Failure>) {
-    upstreamCompleted(completion)
   }
 
   @inlinable

@@ -195,10 +195,9 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    let isAttached = lock.withLock {
-      state.upstream.attach(subscription, isWanted: delivery.isOpen) != nil
+    lock.attachSubscription(subscription, asking: .unlimited) {
+      state.upstream.attach(subscription, isWanted: delivery.isOpen)
     }
-    if isAttached { subscription.request(.unlimited) } else { subscription.cancel() }
   }
 
   @inlinable

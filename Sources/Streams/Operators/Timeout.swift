@@ -157,14 +157,9 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard let demand = state.upstream.attach(subscription, isWanted: delivery.isOpen) else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription) {
+      state.upstream.attach(subscription, isWanted: delivery.isOpen)
     }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable

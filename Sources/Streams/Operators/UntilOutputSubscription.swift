@@ -20,10 +20,6 @@ internal final class UntilOutputSubscription<Input, Other: Publisher, Downstream
 where Downstream.Input == Input {
   @usableFromInline
   typealias Failure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Other.Output
-  @usableFromInline
-  typealias SecondaryFailure = Other.Failure
 
   /// Where the subscription stands with its downstream.
   @usableFromInline
@@ -80,14 +76,7 @@ where Downstream.Input == Input {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard let demand = upstream.attach(subscription, isWanted: !isEnded) else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
+    lock.attachSubscription(subscription) { upstream.attach(subscription, isWanted: !isEnded) }
   }
 
   @inlinable
@@ -147,11 +136,8 @@ where Downstream.Input == Input {
 
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    let isAttached = lock.withLock { other.attach(subscription, isWanted: !isEnded) != nil }
-    if isAttached {
-      subscription.request(.max(1))
-    } else {
-      subscription.cancel()
+    lock.attachSubscription(subscription, asking: .max(1)) {
+      other.attach(subscription, isWanted: !isEnded)
     }
   }
 

@@ -77,15 +77,6 @@ where Other.Failure == Downstream.Failure {
   @usableFromInline
   override var operatorName: String { "WithLatestFrom" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Value
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-  @usableFromInline
-  typealias SecondaryOutput = Other.Output
-  @usableFromInline
-  typealias SecondaryFailure = Other.Failure
-
   // `select` is immutable. Protected by the inherited `lock`: the upstream, the other publisher,
   // and the other's latest value.
   @usableFromInline
@@ -114,14 +105,9 @@ where Other.Failure == Downstream.Failure {
 
   @inlinable
   func upstream(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard let demand = upstream.attach(subscription, isWanted: delivery.isOpen) else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription) {
+      upstream.attach(subscription, isWanted: delivery.isOpen)
     }
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
@@ -167,14 +153,9 @@ where Other.Failure == Downstream.Failure {
 
   @inlinable
   func secondary(_ id: Int, didSubscribe subscription: any Subscription) {
-    lock.lock()
-    guard other.attach(subscription, isWanted: delivery.isOpen) != nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    lock.attachSubscription(subscription, asking: .unlimited) {
+      other.attach(subscription, isWanted: delivery.isOpen)
     }
-    lock.unlock()
-    subscription.request(.unlimited)
   }
 
   @inlinable

@@ -14,11 +14,6 @@ internal final class ZipSubscription<Downstream: Subscriber>:
   @usableFromInline
   override var operatorName: String { "Zip" }
 
-  @usableFromInline
-  typealias UpstreamOutput = Any
-  @usableFromInline
-  typealias UpstreamFailure = Downstream.Failure
-
   // `combine` is immutable. Protected by the inherited `lock`: the upstreams still running, the
   // values of each upstream waiting for their partners, which upstreams finished, and the
   // demand the downstream requested so far.
@@ -51,12 +46,6 @@ internal final class ZipSubscription<Downstream: Subscriber>:
     let zip = ZipSubscription(downstream: downstream, count: upstreams, combine: combine)
     zip.start()
     return zip
-  }
-
-  /// Subscribes to `publisher` as upstream `id`.
-  @inlinable
-  func attach<P: Publisher>(_ publisher: P, id: Int) where P.Failure == Downstream.Failure {
-    publisher.receive(subscriber: erasedLink(id, of: P.Output.self))
   }
 
   @inlinable

@@ -153,13 +153,7 @@ internal final class FutureSubscription<Downstream: Subscriber>: FutureConduit<
     }
     self.downstream = nil
     lock.unlock()
-    switch result {
-    case .success(let value):
-      _ = downstream.receive(value)
-      downstream.receive(completion: .finished)
-    case .failure(let error):
-      downstream.receive(completion: .failure(error))
-    }
+    downstream.receive(result: result)
   }
 
   @inlinable

@@ -130,21 +130,21 @@ extension Just {
   /// Combine traps).
   @inlinable
   public func output(at index: Int) -> Optional<Output>.Publisher {
-    Optional<Output>.Publisher(index == 0 ? output : nil)
+    Optional<Output>.Publisher(output).output(at: index)
   }
 
   /// The value when `range` contains 0, otherwise nothing.
   @inlinable
   public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher
   where R.Bound == Int {
-    Optional<Output>.Publisher(range.contains(0) ? output : nil)
+    Optional<Output>.Publisher(output).output(in: range)
   }
 
   /// The value when `maxLength` is above zero, otherwise nothing (a negative length gives
   /// nothing, where Combine traps).
   @inlinable
   public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-    Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+    Optional<Output>.Publisher(output).prefix(maxLength)
   }
 
   /// The value if `predicate` accepts it.
@@ -158,7 +158,7 @@ extension Just {
   public func reduce<T>(
     _ initialResult: T, _ nextPartialResult: (T, Output) -> T
   ) -> Result<T, Never>.Publisher {
-    Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
+    scan(initialResult, nextPartialResult)
   }
 
   /// `nextPartialResult(initialResult, value)`, or the error it throws.
@@ -166,7 +166,7 @@ extension Just {
   public func tryReduce<T>(
     _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
   ) -> Result<T, any Error>.Publisher {
-    Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+    tryScan(initialResult, nextPartialResult)
   }
 
   /// `nextPartialResult(initialResult, value)`.

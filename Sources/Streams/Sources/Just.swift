@@ -72,13 +72,7 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: HandlerSub
     else { return }
     self.downstream = nil
     self.result = nil
-    switch result {
-    case .success(let value):
-      _ = downstream.receive(value)
-      downstream.receive(completion: .finished)
-    case .failure(let error):
-      downstream.receive(completion: .failure(error))
-    }
+    downstream.receive(result: result)
   }
 
   @inlinable
