@@ -54,9 +54,15 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   /// The path of the child of the given key, which must be a valid key; it may exceed the
   /// limits of paths (see ``checkLimits(writtenBy:)``).
   func child(_ key: WebcomKey) -> DatasyncPath {
-    DatasyncPath(
-      validatedKeys: keys + [key],
-      string: keys.isEmpty ? "/" + key.value : string + "/" + key.value)
+    var childKeys: [WebcomKey] = []
+    childKeys.reserveCapacity(keys.count + 1)
+    childKeys.append(contentsOf: keys)
+    childKeys.append(key)
+    var childString = keys.isEmpty ? "" : string
+    childString.reserveCapacity(childString.utf8.count + 1 + key.utf8Count)
+    childString += "/"
+    childString += key.value
+    return DatasyncPath(validatedKeys: childKeys, string: childString)
   }
 
   /// The description is the path string.
