@@ -112,20 +112,28 @@ struct PendingWrites {
   }
 
   private mutating func count(_ operation: WriteOperation, by delta: Int) {
-    // The paths whose whole value the operation replaces.
+    let path = operation.path
+    // Whether the operation replaces the whole value at its own path; a merge replaces the
+    // children it names instead.
+    let replacesPath: Bool
     switch operation {
-    case .set(let path, _), .compareAndSet(let path, _, _):
-      update(PathPrefix(path)) { $0.replacing += delta }
-    case .merge(let path, let entries):
+    case .set, .compareAndSet:
+      replacesPath = true
+    case .merge(_, let entries):
+      replacesPath = false
       for entry in entries {
         update(PathPrefix(entry.path(under: path))) { $0.replacing += delta }
       }
     case .increment:
-      break
+      replacesPath = false
     }
-    let path = operation.path
-    update(PathPrefix(path)) { $0.atPath += delta }
-    for depth in (0...path.depth).reversed() {
+    // The written path itself: one lookup for its three counts.
+    update(PathPrefix(path)) {
+      $0.atPath += delta
+      $0.atOrBelow += delta
+      if replacesPath { $0.replacing += delta }
+    }
+    for depth in (0..<path.depth).reversed() {
       update(PathPrefix(path, depth: depth)) { $0.atOrBelow += delta }
     }
   }
