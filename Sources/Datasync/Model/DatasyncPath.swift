@@ -131,7 +131,15 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
           "the resulting path is \(keys.count) levels deep, more than the limit of "
             + "\(DatasyncPath.maximumDepth)"))
     }
-    let resolved = DatasyncPath(validatedKeys: keys)
+    // A path may live long (a queued write holds its node's): it keeps its keys at their exact
+    // size, not with the room reserved for the parsing.
+    let exactKeys =
+      keys.capacity == keys.count
+      ? keys
+      : [WebcomKey](unsafeUninitializedCapacity: keys.count) { buffer, initialized in
+        initialized = buffer.initialize(fromContentsOf: keys)
+      }
+    let resolved = DatasyncPath(validatedKeys: exactKeys)
     let byteCount = resolved.utf8Count
     if byteCount > WebcomKey.maximumUTF8Count {
       return .failure(

@@ -172,4 +172,10 @@ import Testing
     #expect(path.utf8Count == text.utf8.count)
     #expect(path.child("k").utf8Count == path.child("k").string.utf8.count)
   }
+
+  @Test(arguments: ["geek", "a/b/c", "../x", "/", "."])
+  func aResolvedPathKeepsNoSpareRoomForItsKeys(relative: String) throws {
+    let keys = try fooBar.resolving(relative).keys
+    #expect(keys.capacity == keys.count)
+  }
 }
