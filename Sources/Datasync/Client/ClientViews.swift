@@ -146,7 +146,8 @@ struct ClientViews {
       view, relevance -> (view: View, diff: ViewDiff)? in
       ViewDiff.compute(
         path: view.path, constraint: view.constraint, relevance: relevance, old: change.old,
-        new: cache.visible
+        new: cache.visible,
+        needsChildChanges: view.subscribers.contains { !$0.eventType.isValueType }
       ).map { (view, $0) }
     }
     for (view, diff) in diffs where !diff.children.isEmpty {

@@ -20,11 +20,34 @@ struct PendingWrites {
     var isZero: Bool { atPath == 0 && atOrBelow == 0 && replacing == 0 }
   }
 
+  /// A path as the first `depth` keys of a longer one: the ancestors of a path are looked up
+  /// without making their paths (no allocation, one retain).
+  private struct PathPrefix: Hashable {
+    let keys: [WebcomKey]
+    let depth: Int
+
+    init(_ path: DatasyncPath, depth: Int? = nil) {
+      keys = path.keys
+      self.depth = depth ?? path.keys.count
+    }
+
+    static func == (lhs: PathPrefix, rhs: PathPrefix) -> Bool {
+      guard lhs.depth == rhs.depth else { return false }
+      for index in 0..<lhs.depth where lhs.keys[index] != rhs.keys[index] { return false }
+      return true
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(depth)
+      for index in 0..<depth { hasher.combine(keys[index]) }
+    }
+  }
+
   private var writes: [Write] = []
   private var start = 0
   /// The counts of the paths with at least one non-zero count, in one table so that a write
   /// costs one hash per path it concerns.
-  private var counts: [DatasyncPath: Counts] = [:]
+  private var counts: [PathPrefix: Counts] = [:]
   /// The number of paths whose `replacing` count is not zero.
   private var replacedPathCount = 0
 
@@ -65,11 +88,10 @@ struct PendingWrites {
   /// Whether a pending write may change the value at `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
     guard !isEmpty else { return false }
-    if counts[path]?.atOrBelow ?? 0 > 0 { return true }
-    var ancestor = path.parent
-    while let current = ancestor {
-      if counts[current]?.atPath ?? 0 > 0 { return true }
-      ancestor = current.parent
+    if counts[PathPrefix(path)]?.atOrBelow ?? 0 > 0 { return true }
+    for depth in (0..<path.depth).reversed()
+    where counts[PathPrefix(path, depth: depth)]?.atPath ?? 0 > 0 {
+      return true
     }
     return false
   }
@@ -82,38 +104,42 @@ struct PendingWrites {
   /// the back end's value.
   func replacesWholeValue(at path: DatasyncPath) -> Bool {
     guard replacedPathCount > 0 else { return false }
-    var node: DatasyncPath? = path
-    while let current = node {
-      if counts[current]?.replacing ?? 0 > 0 { return true }
-      node = current.parent
+    for depth in (0...path.depth).reversed()
+    where counts[PathPrefix(path, depth: depth)]?.replacing ?? 0 > 0 {
+      return true
     }
     return false
   }
 
-  /// The paths whose whole value an operation replaces.
-  private static func replacedPaths(of operation: WriteOperation) -> [DatasyncPath] {
-    switch operation {
-    case .set(let path, _), .compareAndSet(let path, _, _): [path]
-    case .merge(let path, let entries): entries.map { $0.path(under: path) }
-    case .increment: []
-    }
-  }
-
   private mutating func count(_ operation: WriteOperation, by delta: Int) {
-    for path in Self.replacedPaths(of: operation) {
-      update(path) { $0.replacing += delta }
-    }
     let path = operation.path
-    update(path) { $0.atPath += delta }
-    var node: DatasyncPath? = path
-    while let current = node {
-      update(current) { $0.atOrBelow += delta }
-      node = current.parent
+    // Whether the operation replaces the whole value at its own path; a merge replaces the
+    // children it names instead.
+    let replacesPath: Bool
+    switch operation {
+    case .set, .compareAndSet:
+      replacesPath = true
+    case .merge(_, let entries):
+      replacesPath = false
+      for entry in entries {
+        update(PathPrefix(entry.path(under: path))) { $0.replacing += delta }
+      }
+    case .increment:
+      replacesPath = false
+    }
+    // The written path itself: one lookup for its three counts.
+    update(PathPrefix(path)) {
+      $0.atPath += delta
+      $0.atOrBelow += delta
+      if replacesPath { $0.replacing += delta }
+    }
+    for depth in (0..<path.depth).reversed() {
+      update(PathPrefix(path, depth: depth)) { $0.atOrBelow += delta }
     }
   }
 
   /// Changes the counts of a path, dropping the entry when they all reach zero.
-  private mutating func update(_ path: DatasyncPath, _ change: (inout Counts) -> Void) {
+  private mutating func update(_ path: PathPrefix, _ change: (inout Counts) -> Void) {
     let (wasReplaced, isReplaced, isZero) = Self.apply(change, to: &counts[path, default: Counts()])
     if wasReplaced != isReplaced { replacedPathCount += isReplaced ? 1 : -1 }
     if isZero { counts[path] = nil }

@@ -12,10 +12,17 @@ struct ViewDiff {
   /// With ``ViewRelevance/children(_:)`` the cost is O(k log n) for k touched children of a node
   /// of n children; only ``ViewRelevance/whole`` (a write that replaced the node or an ancestor)
   /// compares the two windows entirely.
+  ///
+  /// When `needsChildChanges` is false and the view shows all the children, only whether the
+  /// value changed is computed (`children` is then empty): that is all a view whose subscribers
+  /// take value events needs, and it costs O(log n) whatever the change.
   static func compute(
     path: DatasyncPath, constraint: DatasyncChildrenConstraint, relevance: ViewRelevance,
-    old: JSONValue, new: JSONValue
+    old: JSONValue, new: JSONValue, needsChildChanges: Bool = true
   ) -> ViewDiff? {
+    if !needsChildChanges, case .all = constraint {
+      return valueDiff(path: path, relevance: relevance, old: old, new: new)
+    }
     let oldWindow = ChildrenWindow(node: old.value(at: path.keys), constraint: constraint)
     let newWindow = ChildrenWindow(node: new.value(at: path.keys), constraint: constraint)
     let changes: [ChildChange]
@@ -39,6 +46,24 @@ struct ViewDiff {
     }
     guard valueChanged || !changes.isEmpty else { return nil }
     return ViewDiff(children: ordered(changes), valueChanged: valueChanged, window: newWindow)
+  }
+
+  /// The value event alone of a view showing all the children: a change of some children
+  /// changes the value; a change of the whole node changes it when the node differs.
+  private static func valueDiff(
+    path: DatasyncPath, relevance: ViewRelevance, old: JSONValue, new: JSONValue
+  ) -> ViewDiff? {
+    let node = new.value(at: path.keys)
+    switch relevance {
+    case .none:
+      return nil
+    case .whole:
+      guard old.value(at: path.keys) != node else { return nil }
+    case .children:
+      break
+    }
+    return ViewDiff(
+      children: [], valueChanged: true, window: ChildrenWindow(node: node, constraint: .all))
   }
 
   /// The replay of a window: one addition per child in key order.

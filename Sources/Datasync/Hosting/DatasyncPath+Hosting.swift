@@ -25,10 +25,10 @@ extension DatasyncPath {
         "the path \(WebcomKey.quoted(path.string)) is \(path.depth) levels deep, more than the "
           + "limit of \(DatasyncPath.maximumDepth)")
     }
-    if path.string.utf8.count > WebcomKey.maximumUTF8Count {
+    if path.utf8Count > WebcomKey.maximumUTF8Count {
       throw WebcomError(
         .invalidPath,
-        "the path \(WebcomKey.quoted(path.string)) is \(path.string.utf8.count) UTF-8 bytes long, "
+        "the path \(WebcomKey.quoted(path.string)) is \(path.utf8Count) UTF-8 bytes long, "
           + "more than the limit of \(WebcomKey.maximumUTF8Count)")
     }
     self = path

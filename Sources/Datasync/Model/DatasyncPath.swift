@@ -11,21 +11,23 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   static let maximumDepth = 32
 
   /// The path of the root, `/`.
-  static let root = DatasyncPath(validatedKeys: [], string: "/")
+  static let root = DatasyncPath(validatedKeys: [])
 
   /// The keys from the root down to the node (empty for the root).
   package let keys: [WebcomKey]
-  /// The path as a string: `/` for the root, `/a/b` otherwise.
-  package let string: String
 
-  private init(validatedKeys keys: [WebcomKey], string: String) {
-    self.keys = keys
-    self.string = string
-  }
+  /// The path as a string: `/` for the root, `/a/b` otherwise.
+  ///
+  /// Made from the keys at each use: a path holds its keys alone, so that the many paths a
+  /// client keeps (one per queued write) cost one array each.
+  package var string: String { DatasyncPath.string(of: keys) }
+
+  /// The number of UTF-8 bytes of ``string``, without making it.
+  var utf8Count: Int { keys.isEmpty ? 1 : keys.reduce(keys.count) { $0 + $1.utf8Count } }
 
   /// Creates a path from keys that are known to be valid.
   init(validatedKeys keys: [WebcomKey]) {
-    self.init(validatedKeys: keys, string: DatasyncPath.string(of: keys))
+    self.keys = keys
   }
 
   /// Parses a path, resolved from the root.
@@ -47,16 +49,17 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   /// The path of the parent, `nil` at the root.
   var parent: DatasyncPath? {
     guard keys.count > 1 else { return keys.isEmpty ? nil : .root }
-    let lastSlash = string.utf8.lastIndex(of: UInt8(ascii: "/"))!
-    return DatasyncPath(validatedKeys: Array(keys.dropLast()), string: String(string[..<lastSlash]))
+    return DatasyncPath(validatedKeys: Array(keys.dropLast()))
   }
 
   /// The path of the child of the given key, which must be a valid key; it may exceed the
   /// limits of paths (see ``checkLimits(writtenBy:)``).
   func child(_ key: WebcomKey) -> DatasyncPath {
-    DatasyncPath(
-      validatedKeys: keys + [key],
-      string: keys.isEmpty ? "/" + key.value : string + "/" + key.value)
+    var childKeys: [WebcomKey] = []
+    childKeys.reserveCapacity(keys.count + 1)
+    childKeys.append(contentsOf: keys)
+    childKeys.append(key)
+    return DatasyncPath(validatedKeys: childKeys)
   }
 
   /// The description is the path string.
@@ -98,8 +101,6 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   {
     var keys = self.keys
     keys.reserveCapacity(keys.count + 8)
-    // Whether the relative path only appends keys, each segment after a single "/".
-    var onlyAppends = true
     var segmentStart = 0
     for index in 0...utf8.count {
       guard index == utf8.count || utf8[index] == UInt8(ascii: "/") else { continue }
@@ -107,13 +108,10 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
       segmentStart = index + 1
       switch segment.count {
       case 0:
-        if index != 0 { onlyAppends = false }
         continue
       case 1 where segment[0] == UInt8(ascii: "."):
-        onlyAppends = false
         continue
       case 2 where segment[0] == UInt8(ascii: ".") && segment[1] == UInt8(ascii: "."):
-        onlyAppends = false
         if !keys.isEmpty { keys.removeLast() }
         continue
       default:
@@ -133,24 +131,24 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
           "the resulting path is \(keys.count) levels deep, more than the limit of "
             + "\(DatasyncPath.maximumDepth)"))
     }
-    let string: String
-    if !onlyAppends {
-      string = DatasyncPath.string(of: keys)
-    } else if keys.count == self.keys.count {
-      string = self.string
-    } else if utf8.first == UInt8(ascii: "/") {
-      string = isRoot ? relative : self.string + relative
-    } else {
-      string = isRoot ? "/" + relative : self.string + "/" + relative
-    }
-    if string.utf8.count > WebcomKey.maximumUTF8Count {
+    // A path may live long (a queued write holds its node's): it keeps its keys at their exact
+    // size, not with the room reserved for the parsing.
+    let exactKeys =
+      keys.capacity == keys.count
+      ? keys
+      : [WebcomKey](unsafeUninitializedCapacity: keys.count) { buffer, initialized in
+        initialized = buffer.initialize(fromContentsOf: keys)
+      }
+    let resolved = DatasyncPath(validatedKeys: exactKeys)
+    let byteCount = resolved.utf8Count
+    if byteCount > WebcomKey.maximumUTF8Count {
       return .failure(
         DatasyncPath.invalid(
           relative,
-          "the resulting path is \(string.utf8.count) UTF-8 bytes long, more than the limit of "
+          "the resulting path is \(byteCount) UTF-8 bytes long, more than the limit of "
             + "\(WebcomKey.maximumUTF8Count)"))
     }
-    return .success(DatasyncPath(validatedKeys: keys, string: string))
+    return .success(resolved)
   }
 
   /// Checks that data can be written at this path: at most 32 levels and 768 UTF-8 bytes.
@@ -161,9 +159,9 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
     let reason: String
     if depth > DatasyncPath.maximumDepth {
       reason = "it is \(depth) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
-    } else if string.utf8.count > WebcomKey.maximumUTF8Count {
+    } else if utf8Count > WebcomKey.maximumUTF8Count {
       reason =
-        "it is \(string.utf8.count) UTF-8 bytes long, more than the limit of "
+        "it is \(utf8Count) UTF-8 bytes long, more than the limit of "
         + "\(WebcomKey.maximumUTF8Count)"
     } else {
       return

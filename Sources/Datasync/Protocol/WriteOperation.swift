@@ -14,7 +14,10 @@ package enum WriteOperation: Sendable {
   /// Adds `step` to the number at the path, starting from `start` when the path is null.
   case increment(DatasyncPath, start: Double, step: Double)
   /// Sets `value` at the path only if the current value there equals `expected`.
-  case compareAndSet(DatasyncPath, expected: JSONValue, value: JSONValue)
+  ///
+  /// Boxed: the only case with two values, it would otherwise make every operation (and every
+  /// pending write and queued request holding one) 24 bytes larger.
+  indirect case compareAndSet(DatasyncPath, expected: JSONValue, value: JSONValue)
 
   /// The node the operation writes at.
   var path: DatasyncPath {

@@ -173,7 +173,7 @@ extension JSONValue {
   func checkLimits(at path: DatasyncPath) throws(WebcomError) {
     guard case .object = self else { return }
     var keys: [WebcomKey] = []
-    let bytes = path.isRoot ? 0 : path.string.utf8.count
+    let bytes = path.isRoot ? 0 : path.utf8Count
     if let reason = exceedsLimits(depth: path.depth, bytes: bytes, keys: &keys) {
       let culprit =
         path.isRoot

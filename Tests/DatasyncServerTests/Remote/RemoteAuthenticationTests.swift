@@ -138,6 +138,7 @@ import Testing
       }
     }
     #expect(refused?.code == .permissionDenied)
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     alice.application.datasyncService.isConnectionEnabled = false
     #expect(server.server.waitForOpenStreams(atMost: 0))
     let database = try server.server.database()

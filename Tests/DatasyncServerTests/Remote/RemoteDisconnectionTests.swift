@@ -81,6 +81,7 @@ import Testing
       try! alice.node("presence/alice").set(
         false, at: .nextDisconnection, queue: queue, then: then)
     }
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     alice.application.datasyncService.isConnectionEnabled = false
     #expect(server.server.waitForOpenStreams(atMost: 0))
     let staging = try server.server.database(for: Namespace("staging"))
@@ -147,6 +148,7 @@ import Testing
     try alice.wait { queue, then in
       try! alice.node("free/flag").set(true, at: .nextDisconnection, queue: queue, then: then)
     }
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     alice.application.datasyncService.isConnectionEnabled = false
     #expect(server.server.waitForOpenStreams(atMost: 0))
     let database = try server.server.database()

@@ -83,6 +83,9 @@ import Testing
        {"id": 5, "cancelOnDisconnect": "/cancelled"}]
       """#)
     for id in 1...5 { #expect(try readEvent(from: stream).data.hasPrefix(#"{"id":\#(id)"#)) }
+    // The server registers the stream just after sending its first event: once registered, its
+    // end counts only after the session ended (and its disconnection operations ran).
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     stream.close()
     #expect(server.server.waitForOpenStreams(atMost: 0))
     #expect(try server.request("GET", "/presence/me.json").bodyText == "false")
@@ -92,6 +95,7 @@ import Testing
     // registered; the one-time one is gone.
     _ = try server.request("PUT", "/presence/me.json", body: "true")
     stream = try open(server)
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     stream.close()
     #expect(server.server.waitForOpenStreams(atMost: 0))
     #expect(try server.request("GET", "/visits.json").bodyText == "2")
@@ -176,14 +180,17 @@ import Testing
     _ = try post(
       server, #"{"id": 1, "increment": "/runs", "by": 1, "onDisconnect": "always"}"#, client: first)
     _ = try readEvent(from: stream)
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     stream.close()
     #expect(server.server.waitForOpenStreams(atMost: 0))
     #expect(try server.request("GET", "/runs.json").bodyText == "1")
     // A second idle client pushes the first out: its operation is cancelled without running.
     stream = try open(server, client: second)
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     stream.close()
     #expect(server.server.waitForOpenStreams(atMost: 0))
     stream = try open(server, client: first)
+    #expect(server.server.waitForOpenStreams(atLeast: 1))
     stream.close()
     #expect(server.server.waitForOpenStreams(atMost: 0))
     _ = try server.request("PUT", "/marker.json", body: "1")

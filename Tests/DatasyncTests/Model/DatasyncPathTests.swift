@@ -164,4 +164,18 @@ import Testing
       }
     }
   }
+
+  @Test(arguments: ["/", "/a", "/foo/bar", "/é/日本/-NxYz0123456789abcde"])
+  func theByteCountIsTheStringsWithoutMakingIt(text: String) throws {
+    let path = try DatasyncPath(parsing: text)
+    #expect(path.string == text)
+    #expect(path.utf8Count == text.utf8.count)
+    #expect(path.child("k").utf8Count == path.child("k").string.utf8.count)
+  }
+
+  @Test(arguments: ["geek", "a/b/c", "../x", "/", "."])
+  func aResolvedPathKeepsNoSpareRoomForItsKeys(relative: String) throws {
+    let keys = try fooBar.resolving(relative).keys
+    #expect(keys.capacity == keys.count)
+  }
 }
