@@ -70,22 +70,12 @@ extension Subscribers {
 
     @inlinable
     public func receive(subscription: any Subscription) {
-      guard
-        state.compareExchange(
-          expected: Phase.waiting.rawValue, desired: Phase.subscribing.rawValue,
-          ordering: .acquiringAndReleasing
-        ).exchanged
-      else {
+      guard advance(from: .waiting, to: .subscribing) else {
         subscription.cancel()
         return
       }
       upstream = subscription
-      guard
-        state.compareExchange(
-          expected: Phase.subscribing.rawValue, desired: Phase.subscribed.rawValue,
-          ordering: .acquiringAndReleasing
-        ).exchanged
-      else {
+      guard advance(from: .subscribing, to: .subscribed) else {
         // Cancelled or completed meanwhile: the subscription is still this call's to end.
         upstream = nil
         subscription.cancel()
@@ -122,6 +112,14 @@ extension Subscribers {
       } else {
         handlers.release()
       }
+    }
+
+    /// Moves the phase from `expected` to `desired`; returns whether it was `expected`.
+    @inlinable
+    internal func advance(from expected: Phase, to desired: Phase) -> Bool {
+      state.compareExchange(
+        expected: expected.rawValue, desired: desired.rawValue, ordering: .acquiringAndReleasing
+      ).exchanged
     }
 
     @inlinable
