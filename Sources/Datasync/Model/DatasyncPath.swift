@@ -132,13 +132,19 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
             + "\(DatasyncPath.maximumDepth)"))
     }
     // A path may live long (a queued write holds its node's): it keeps its keys at their exact
-    // size, not with the room reserved for the parsing.
-    let exactKeys =
-      keys.capacity == keys.count
-      ? keys
-      : [WebcomKey](unsafeUninitializedCapacity: keys.count) { buffer, initialized in
+    // size, not with the room reserved for the parsing. The root keeps no storage at all (an
+    // array made with an uninitialised capacity of 0 would write its count into the storage all
+    // empty arrays share, a data race between threads resolving root paths).
+    let exactKeys: [WebcomKey]
+    if keys.isEmpty {
+      exactKeys = []
+    } else if keys.capacity == keys.count {
+      exactKeys = keys
+    } else {
+      exactKeys = [WebcomKey](unsafeUninitializedCapacity: keys.count) { buffer, initialized in
         initialized = buffer.initialize(fromContentsOf: keys)
       }
+    }
     let resolved = DatasyncPath(validatedKeys: exactKeys)
     let byteCount = resolved.utf8Count
     if byteCount > WebcomKey.maximumUTF8Count {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Datasync
@@ -21,6 +22,19 @@ import Testing
     #expect(root.string == "/")
     #expect(root.key == "")
     #expect(root.keys.isEmpty)
+  }
+
+  /// Run under the thread sanitizer, this catches a resolved path writing into storage that other
+  /// threads share (the root's empty key list once did).
+  @Test func pathsResolvedOnManyThreadsAtOnceAreIndependent() {
+    let expected = ["/": "/", "": "/", "a/..": "/", "/a/b/c": "/a/b/c", "../x": "/x"]
+    let texts = expected.keys.sorted()
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for round in 0..<200 {
+        let text = texts[(thread + round) % texts.count]
+        #expect((try? DatasyncPath.root.resolving(text))?.string == expected[text])
+      }
+    }
   }
 
   @Test func rootAndParents() throws {

@@ -174,10 +174,11 @@ import Testing
         ended.append(await copy.next() ?? -1, onQueue: true)
       }
     }
-    // A call may not be waiting yet when a value is sent, so values go on until both ended (the
-    // two tasks may wait long for a thread when the whole suite runs under the thread sanitizer).
+    // A call may not be waiting yet when a value is sent, so values go on until both ended. The
+    // two tasks, and this loop, may wait for a thread until the suite's blocking tests are done
+    // (the whole suite under the thread sanitizer on two cores held them for over a minute).
     #expect(
-      await eventually(timeout: .seconds(40)) {
+      await eventually(timeout: .seconds(300)) {
         upstream.sendBeforeSubscription(7)
         return ended.values.count == 2
       })
