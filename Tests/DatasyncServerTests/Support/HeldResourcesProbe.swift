@@ -50,9 +50,7 @@ final class HeldResourcesProbe {
       if let poller = resources.poller, isSameEpoll(poller) {
         held.append("epoll descriptor \(poller)")
       }
-      if let thread = resources.threadID,
-        FileManager.default.fileExists(atPath: "/proc/self/task/\(thread)")
-      {
+      if let thread = resources.threadID, Self.isStillListed(thread: thread) {
         held.append("loop thread \(thread)")
       }
     #endif
@@ -60,6 +58,19 @@ final class HeldResourcesProbe {
   }
 
   #if canImport(CLinuxSystem)
+    /// Whether the kernel still lists a thread of this process. A joined thread has finished its
+    /// work, but the kernel may list it a moment longer while it reaps it (longer on a loaded
+    /// machine, or under the thread sanitizer): this waits, boundedly, for that to happen.
+    private static func isStillListed(thread: Int32) -> Bool {
+      let path = "/proc/self/task/\(thread)"
+      let deadline = ContinuousClock.now + .seconds(5)
+      while FileManager.default.fileExists(atPath: path) {
+        guard ContinuousClock.now < deadline else { return true }
+        sched_yield()
+      }
+      return false
+    }
+
     private static func inode(of descriptor: Int32) -> UInt64? {
       var status = stat()
       return fstat(descriptor, &status) == 0 ? UInt64(status.st_ino) : nil
