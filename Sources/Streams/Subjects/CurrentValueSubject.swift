@@ -40,9 +40,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.withLock { current = newValue }
         return
       }
-      for conduit in conduits {
-        conduit.offer(newValue, sequence: sequence)
-      }
+      core.offer(newValue, sequence: sequence, to: conduits)
     }
   }
 
@@ -57,9 +55,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         currentSequence = sequence
       })
     else { return }
-    for conduit in conduits {
-      conduit.offer(value, sequence: sequence)
-    }
+    core.offer(value, sequence: sequence, to: conduits)
   }
 
   /// Completes every subscriber, once; later sends and completions are ignored.

@@ -23,9 +23,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   @inlinable
   public func send(_ value: Output) {
     guard let (conduits, _) = core.prepareSend({ _ in }) else { return }
-    for conduit in conduits {
-      conduit.offer(value, sequence: 0)
-    }
+    core.offer(value, sequence: 0, to: conduits)
   }
 
   /// Completes every subscriber, once; later sends and completions are ignored.
