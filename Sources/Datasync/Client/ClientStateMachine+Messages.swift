@@ -42,7 +42,7 @@ extension ClientStateMachine {
         effects.append(.send(.authenticate(identifier, token: token)))
       }
       requests.sendQueuedAuthentications(into: &effects)
-      for path in listens.keys.sorted(by: { $0.string < $1.string }) {
+      for path in listens.keys.sortedByString() {
         effects.append(.send(.listen(path)))
       }
       requests.sendQueued(into: &effects)

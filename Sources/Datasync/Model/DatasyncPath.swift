@@ -206,3 +206,11 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
     for key in keys { hasher.combine(key) }
   }
 }
+
+extension Sequence<DatasyncPath> {
+  /// The paths in the order of their strings (a parent before its children), each string made
+  /// once rather than at every comparison.
+  func sortedByString() -> [DatasyncPath] {
+    map { (string: $0.string, path: $0) }.sorted { $0.string < $1.string }.map(\.path)
+  }
+}

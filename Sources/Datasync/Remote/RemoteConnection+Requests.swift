@@ -73,7 +73,7 @@ extension RemoteConnection {
     guard token != self.token else { return }
     self.token = token
     guard phase == .connected else { return }
-    for location in streams.keys.sorted(by: { $0.string < $1.string }) {
+    for location in streams.keys.sortedByString() {
       openStream(at: location)
     }
   }

@@ -23,7 +23,7 @@ extension RemoteConnection {
     let uncovered = listened.filter { listened in
       location.isAncestor(of: listened) && !hasListenedAncestor(listened)
     }
-    for path in uncovered.sorted(by: { $0.string < $1.string }) { openStream(at: path) }
+    for path in uncovered.sortedByString() { openStream(at: path) }
   }
 
   /// Whether a location lies under a listened one.

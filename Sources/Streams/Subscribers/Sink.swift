@@ -27,8 +27,8 @@ extension Subscribers {
       }
     }
 
-    // `handlers`, `receivingDepth` and `isReleaseDeferred` are only touched by the serialised
-    // calls of the upstream (values, then completion) and by `deinit`, never concurrently.
+    // `handlers` and `receivingDepth` are only touched by the serialised calls of the upstream
+    // (values, then completion) and by `deinit`, never concurrently.
     // `upstream` belongs to whoever `state` admits: the subscription call while `subscribing`,
     // then the one call that moves `subscribed` to `terminated` (a cancel or the completion).
     // They are `@exclusivity(unchecked)`: that serialisation and that hand-over make each access
@@ -39,9 +39,6 @@ extension Subscribers {
     /// How many calls of `receiveValue` are running (more than one only if a closure makes its
     /// upstream deliver again, re-entrantly).
     @exclusivity(unchecked) @usableFromInline internal var receivingDepth = 0
-    /// Whether a completion arrived inside `receiveValue`: the closures are released once the
-    /// outermost call returns.
-    @exclusivity(unchecked) @usableFromInline internal var isReleaseDeferred = false
     /// The phase, a ``Phase`` raw value: an atomic rather than a lock, which saves allocating a
     /// lock for every sink.
     @usableFromInline internal let state = Atomic<UInt8>(Phase.waiting.rawValue)
@@ -90,8 +87,8 @@ extension Subscribers {
       receivingDepth += 1
       handlers._withUnsafeGuaranteedRef { $0.receiveValue(input) }
       receivingDepth -= 1
-      if isReleaseDeferred && receivingDepth == 0 {
-        isReleaseDeferred = false
+      // A completion that arrived inside the call took the closures without releasing them.
+      if receivingDepth == 0 && self.handlers == nil {
         handlers.release()
       }
       return .none
@@ -107,9 +104,8 @@ extension Subscribers {
       if isLive {
         handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
       }
-      if receivingDepth > 0 {
-        isReleaseDeferred = true
-      } else {
+      // Inside `receiveValue`, the outermost call releases them once it returns.
+      if receivingDepth == 0 {
         handlers.release()
       }
     }
