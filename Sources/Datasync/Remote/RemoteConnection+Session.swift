@@ -84,6 +84,11 @@ extension RemoteConnection {
     return components.url!
   }
 
+  /// The session request as errors name it: `GET` and the session's path under the base URL.
+  private var sessionRequestName: String {
+    "GET " + sessionURL(token: nil).path
+  }
+
   // MARK: Session stream
 
   /// Opens the session's stream with the connection's token; requests wait for its `connected`
@@ -118,7 +123,7 @@ extension RemoteConnection {
     session.lastActivity = .now()
     let type = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
     if session.status == 200 && !type.lowercased().hasPrefix("text/event-stream") {
-      sessionUnavailable("GET /.session.json answered with \(type), not an event stream")
+      sessionUnavailable("\(sessionRequestName) answered with \(type), not an event stream")
     }
   }
 
@@ -133,7 +138,7 @@ extension RemoteConnection {
     do {
       events = try session.parser.parse(data)
     } catch {
-      return sessionBroken("GET /.session.json answered with a malformed event stream")
+      return sessionBroken("\(sessionRequestName) answered with a malformed event stream")
     }
     for event in events where session.streamNumber == number {
       handleSessionEvent(event)
@@ -146,13 +151,13 @@ extension RemoteConnection {
       message = try SessionProtocol.message(from: HostedEvent(name: event.name, data: event.data))
     } catch {
       return sessionBroken(
-        "the event \(event.name) of GET /.session.json is not of the session protocol")
+        "the event \(event.name) of \(sessionRequestName) is not of the session protocol")
     }
     guard let message else { return }
     if session.phase == .opening {
       guard case .connected = message else {
         return sessionUnavailable(
-          "the first event of GET /.session.json was \(event.name), not connected")
+          "the first event of \(sessionRequestName) was \(event.name), not connected")
       }
       session.phase = .open
       session.hasBeenOpen = true
@@ -197,8 +202,8 @@ extension RemoteConnection {
     case .opening where error == nil && status != 0 && ![502, 503, 504].contains(status):
       let answer =
         status == 200
-        ? "GET /.session.json ended before its connected event"
-        : "GET /.session.json answered HTTP \(status)\(RemoteAnswer.reason(in: session.errorBody))"
+        ? "\(sessionRequestName) ended before its connected event"
+        : "\(sessionRequestName) answered HTTP \(status)\(RemoteAnswer.reason(in: session.errorBody))"
       sessionUnavailable(answer)
     case .opening, .open:
       session.close()

@@ -162,15 +162,16 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RemoteMissingSessionTests {
   /// A REST service whose session path answers as `sessionAnswer` says (`"404"`, `"405"`:
   /// that status; `"json"`: a plain JSON answer; `"put"`: an event stream starting with a
-  /// `put`); everything else is answered `200` with `{}`. Records the paths of session requests.
+  /// `put`) at `sessionPath`; everything else is answered `200` with `{}`. Records the paths of
+  /// session requests.
   final class ServiceWithoutSessions {
     let http: HTTPServer
     let sessionRequests = Recorder<String>()
 
-    init(sessionAnswer: String) throws {
+    init(sessionAnswer: String, sessionPath: String = "/.session.json") throws {
       let sessionRequests = self.sessionRequests
       http = try startServer { request, responder in
-        guard request.path == "/.session.json" else {
+        guard request.path == sessionPath else {
           responder.respond(HTTPResponse(body: "{}"))
           return
         }
@@ -189,6 +190,20 @@ import Testing
     }
 
     deinit { http.stop() }
+  }
+
+  @Test func theRefusalNamesTheSessionPathUnderTheBaseURL() throws {
+    let service = try ServiceWithoutSessions(sessionAnswer: "put", sessionPath: "/db/.session.json")
+    let alice = RemoteClient(url: URL(string: "http://127.0.0.1:\(service.http.port)/db")!)
+    let refused = #expect(throws: WebcomError.self) {
+      try alice.wait { queue, then in
+        try! alice.node("presence/alice").set(
+          false, at: .onDisconnection, queue: queue, then: then)
+      }
+    }
+    let message = refused?.message ?? ""
+    #expect(message.contains("the first event of GET /db/.session.json was put"), "\(message)")
+    #expect(service.sessionRequests.all == ["GET /db/.session.json"])
   }
 
   @Test(arguments: [
