@@ -1,28 +1,31 @@
 /// The subscriber behind `values(bufferingPolicy:)`: it requests unlimited values and keeps them,
 /// as its policy says, until the awaiting task takes them.
+@usableFromInline
 internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Cancellable,
   @unchecked Sendable
 {
-  typealias Step = Result<Input?, Failure>
-  typealias Waiter = UnsafeContinuation<UnsafeTransfer<Step>, Never>
+  @usableFromInline typealias Step = Result<Input?, Failure>
+  @usableFromInline typealias Waiter = UnsafeContinuation<UnsafeTransfer<Step>, Never>
 
-  private let policy: AsyncBufferingPolicy
-  private let lock = StreamsLock()
+  @usableFromInline let policy: AsyncBufferingPolicy
+  @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the upstream subscription, the awaiting task, the kept values (from
   // `head` on), the completion not yet handed out, and whether the sequence ended.
-  private var subscription: (any Subscription)?
-  private var waiter: Waiter?
-  private var buffer: [Input] = []
-  private var head = 0
-  private var completion: Subscribers.Completion<Failure>?
-  private var isTerminated = false
+  @usableFromInline var subscription: (any Subscription)?
+  @usableFromInline var waiter: Waiter?
+  @usableFromInline var buffer: [Input] = []
+  @usableFromInline var head = 0
+  @usableFromInline var completion: Subscribers.Completion<Failure>?
+  @usableFromInline var isTerminated = false
 
+  @inlinable
   init(policy: AsyncBufferingPolicy) {
     self.policy = policy
   }
 
-  private var bufferedCount: Int { buffer.count - head }
+  @inlinable var bufferedCount: Int { buffer.count - head }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     lock.lock()
     guard self.subscription == nil, !isTerminated, completion == nil else {
@@ -35,6 +38,7 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
     subscription.request(.unlimited)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     if isTerminated || completion != nil {
@@ -62,6 +66,7 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
     guard !isTerminated, self.completion == nil else {
@@ -81,6 +86,7 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
   }
 
   /// Takes the oldest kept value, or waits for one; nil at the end, a failure once.
+  @inlinable
   func next(isolation actor: isolated (any Actor)? = #isolation) async -> Step {
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (waiter: Waiter) in
@@ -114,7 +120,8 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
   }
 
   /// Drops consumed slots once they make up half the storage. Called with the lock held.
-  private func compact() {
+  @inlinable
+  func compact() {
     if head == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       head = 0
@@ -124,6 +131,7 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
     }
   }
 
+  @inlinable
   func cancel() {
     lock.lock()
     let subscription = self.subscription

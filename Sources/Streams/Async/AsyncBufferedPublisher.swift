@@ -9,6 +9,7 @@ extension Publisher {
   /// ```swift
   /// for await value in subject.values(bufferingPolicy: .bufferingNewest(10)) { await render(value) }
   /// ```
+  @inlinable
   public func values(bufferingPolicy policy: AsyncBufferingPolicy) -> AsyncBufferedPublisher<Self> {
     AsyncBufferedPublisher(self, policy: policy)
   }
@@ -24,15 +25,17 @@ public struct AsyncBufferedPublisher<Upstream: Publisher>: AsyncSequence {
   public typealias Element = Upstream.Output
   public typealias Failure = Upstream.Failure
 
-  private let upstream: Upstream
-  private let policy: AsyncBufferingPolicy
+  @usableFromInline let upstream: Upstream
+  @usableFromInline let policy: AsyncBufferingPolicy
 
   /// The values of `publisher`, kept as `policy` says.
+  @inlinable
   public init(_ publisher: Upstream, policy: AsyncBufferingPolicy) {
     upstream = publisher
     self.policy = policy
   }
 
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     let channel = AsyncBufferChannel<Element, Failure>(policy: policy)
     upstream.subscribe(channel)
@@ -41,13 +44,21 @@ public struct AsyncBufferedPublisher<Upstream: Publisher>: AsyncSequence {
 
   /// Takes kept values in order, waiting when there is none.
   public struct Iterator: AsyncIteratorProtocol {
-    fileprivate let channel: AsyncBufferChannel<Element, Failure>
-    fileprivate let lifetime: AsyncIteratorLifetime
+    @usableFromInline let channel: AsyncBufferChannel<Element, Failure>
+    @usableFromInline let lifetime: AsyncIteratorLifetime
 
+    @inlinable
+    init(channel: AsyncBufferChannel<Element, Failure>, lifetime: AsyncIteratorLifetime) {
+      self.channel = channel
+      self.lifetime = lifetime
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {

@@ -11,28 +11,34 @@
 /// waiting call throws the error and the others get nil (a failure that arrives with none waiting
 /// is thrown by the next call, once). `cancel()` (task cancellation, or the iterator going away)
 /// cancels the upstream subscription and resumes every waiting call with nil.
+@usableFromInline
 internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Cancellable,
   @unchecked Sendable
 {
-  typealias Step = Result<Input?, Failure>
-  typealias Waiter = UnsafeContinuation<UnsafeTransfer<Step>, Never>
+  @usableFromInline typealias Step = Result<Input?, Failure>
+  @usableFromInline typealias Waiter = UnsafeContinuation<UnsafeTransfer<Step>, Never>
 
-  private let lock = StreamsLock()
+  @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the upstream subscription, the waiting calls (oldest first, `head`
   // indexing the oldest still waiting), the demand asked before the subscription arrived, and
   // the end state.
-  private var subscription: (any Subscription)?
-  private var waiters: [Waiter] = []
-  private var head = 0
-  private var demandBeforeSubscription = Subscribers.Demand.none
-  private var end: End?
+  @usableFromInline var subscription: (any Subscription)?
+  @usableFromInline var waiters: [Waiter] = []
+  @usableFromInline var head = 0
+  @usableFromInline var demandBeforeSubscription = Subscribers.Demand.none
+  @usableFromInline var end: End?
 
-  private enum End {
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
+  enum End {
     case finished
     case failed(Failure)
     case delivered
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     lock.lock()
     guard self.subscription == nil, end == nil else {
@@ -49,6 +55,7 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
     }
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     guard subscription != nil else {
@@ -74,6 +81,7 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
     guard end == nil else {
@@ -97,6 +105,7 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
   }
 
   /// Waits for the next value: nil at the end, a failure once.
+  @inlinable
   func next(isolation actor: isolated (any Actor)? = #isolation) async -> Step {
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (waiter: Waiter) in
@@ -127,6 +136,7 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
     }
   }
 
+  @inlinable
   func cancel() {
     lock.lock()
     let subscription = self.subscription
@@ -141,7 +151,8 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
   }
 
   /// Removes and returns the waiting calls, oldest first. Lock held.
-  private func takeWaiters() -> ArraySlice<Waiter> {
+  @inlinable
+  func takeWaiters() -> ArraySlice<Waiter> {
     let waiting = waiters[head...]
     waiters = []
     head = 0
@@ -150,9 +161,11 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
 }
 
 /// Cancels the channel when the last copy of an iterator goes away (a loop left with `break`).
+@usableFromInline
 internal final class AsyncIteratorLifetime: Sendable {
-  private let cancellable: any Cancellable & Sendable
+  @usableFromInline let cancellable: any Cancellable & Sendable
 
+  @inlinable
   init(_ cancellable: any Cancellable & Sendable) {
     self.cancellable = cancellable
   }

@@ -4,6 +4,7 @@ extension Publisher where Failure == Never {
   /// ```swift
   /// for await count in counter.values { print(count) }
   /// ```
+  @inlinable
   public var values: AsyncPublisher<Self> {
     AsyncPublisher(self)
   }
@@ -24,13 +25,15 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
   public typealias Element = Upstream.Output
   public typealias Failure = Never
 
-  private let upstream: Upstream
+  @usableFromInline let upstream: Upstream
 
   /// The values of `publisher`.
+  @inlinable
   public init(_ publisher: Upstream) {
     upstream = publisher
   }
 
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     let channel = AsyncDemandChannel<Element, Never>()
     upstream.subscribe(channel)
@@ -39,13 +42,21 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
 
   /// Iterates over the publisher's values one demand at a time.
   public struct Iterator: AsyncIteratorProtocol, Sendable {
-    fileprivate let channel: AsyncDemandChannel<Element, Never>
-    fileprivate let lifetime: AsyncIteratorLifetime
+    @usableFromInline let channel: AsyncDemandChannel<Element, Never>
+    @usableFromInline let lifetime: AsyncIteratorLifetime
 
+    @inlinable
+    init(channel: AsyncDemandChannel<Element, Never>, lifetime: AsyncIteratorLifetime) {
+      self.channel = channel
+      self.lifetime = lifetime
+    }
+
+    @inlinable
     public mutating func next() async -> Element? {
       await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
       switch await channel.next(isolation: actor) {
       case .success(let value): return value

@@ -1,6 +1,7 @@
 extension UnsafeContinuation where E == Never {
   /// Resumes a task awaiting the next element of a bridged publisher with the stream's end: nil
   /// when it finished, its failure otherwise.
+  @inlinable
   func resume<Element, Failure: Error>(ending completion: Subscribers.Completion<Failure>)
   where T == UnsafeTransfer<Result<Element?, Failure>> {
     switch completion {

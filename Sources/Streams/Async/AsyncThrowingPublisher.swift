@@ -4,6 +4,7 @@ extension Publisher {
   /// ```swift
   /// for try await event in node.streams.events(to: .childAddition).values { print(event.key) }
   /// ```
+  @inlinable
   public var values: AsyncThrowingPublisher<Self> {
     AsyncThrowingPublisher(self)
   }
@@ -24,13 +25,15 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
   public typealias Element = Upstream.Output
   public typealias Failure = Upstream.Failure
 
-  private let upstream: Upstream
+  @usableFromInline let upstream: Upstream
 
   /// The values of `publisher`.
+  @inlinable
   public init(_ publisher: Upstream) {
     upstream = publisher
   }
 
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     let channel = AsyncDemandChannel<Element, Failure>()
     upstream.subscribe(channel)
@@ -39,13 +42,21 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
 
   /// Iterates over the publisher's values one demand at a time.
   public struct Iterator: AsyncIteratorProtocol, Sendable {
-    fileprivate let channel: AsyncDemandChannel<Element, Failure>
-    fileprivate let lifetime: AsyncIteratorLifetime
+    @usableFromInline let channel: AsyncDemandChannel<Element, Failure>
+    @usableFromInline let lifetime: AsyncIteratorLifetime
 
+    @inlinable
+    init(channel: AsyncDemandChannel<Element, Failure>, lifetime: AsyncIteratorLifetime) {
+      self.channel = channel
+      self.lifetime = lifetime
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure)
       -> Element?
     {
