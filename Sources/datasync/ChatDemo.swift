@@ -174,8 +174,7 @@ final class FeedMonitor: @unchecked Sendable {
 
   private let lock = NSLock()
   private let start = ContinuousClock.now
-  // Protected by `lock`: the keys shown so far, the latest feed, and the running figures.
-  private var shownKeys = Set<WebcomKey>()
+  // Protected by `lock`: the latest feed (the keys shown so far), and the running figures.
   private var latest: DatasyncChildren<ChatMessage>?
   private var figures = Snapshot()
 
@@ -186,12 +185,13 @@ final class FeedMonitor: @unchecked Sendable {
       } else {
         figures.liveInsertions += update.insertedKeys.count
       }
-      if let latest {
-        for index in update.feed.changes.removed {
-          shownKeys.remove(latest[index].key)
-        }
-      }
-      for key in update.insertedKeys where !shownKeys.insert(key).inserted {
+      // A key inserted while shown (in the previous feed and not removed by this update) is a
+      // duplicate: the previous feed serves as the set of shown keys, so the monitor keeps no
+      // copy of them.
+      let removedKeys = Set(
+        latest.map { feed in update.feed.changes.removed.map { feed[$0].key } } ?? [])
+      for key in update.insertedKeys
+      where latest?.index(forKey: key) != nil && !removedKeys.contains(key) {
         figures.duplicates += 1
       }
       figures.emissions += 1
