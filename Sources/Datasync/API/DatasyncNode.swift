@@ -82,6 +82,11 @@ public final class DatasyncNode: Hashable, CustomStringConvertible, Sendable {
   }
 
   /// The value in the local cache, null when nothing is cached (prefer ``value(queue:then:)``).
+  ///
+  /// The cache holds what a subscription at, above or below the node keeps up to date, with this
+  /// service's writes applied while the back end has not acknowledged them. Once acknowledged, a
+  /// write where nothing is subscribed leaves nothing in the cache (nor does a read there): a
+  /// service that writes without subscribing does not keep a copy of everything it wrote.
   public var cachedValue: DatasyncValue { context.value(client.cachedValue(at: location)) }
 
   public static func == (lhs: DatasyncNode, rhs: DatasyncNode) -> Bool {

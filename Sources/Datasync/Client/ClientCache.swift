@@ -85,10 +85,13 @@ struct ClientCache {
     return reapplyPending(footprints: write.operation.footprints)
   }
 
-  /// Drops the back end's data at a path (the pending writes stay), raising no event.
+  /// Drops the back end's data at a path (the pending writes stay), raising no event. O(depth)
+  /// when no pending write overlaps the path, else O(pending writes).
   mutating func forget(_ path: DatasyncPath) {
     server = server.setting(.null, at: path.keys)
-    visible = pending.applied(to: server)
+    visible =
+      pending.overlaps(path)
+      ? pending.applied(to: server) : visible.setting(.null, at: path.keys)
   }
 
   private mutating func reapplyPending(footprints: [ChangeFootprint]) -> Change {

@@ -88,6 +88,7 @@ extension ClientStateMachine {
       guard let path = requests.takeRead(identifier) else { break }
       views.events(of: cache.applyServer(.set(path, value)), cache: cache, into: &effects)
       effects.append(.answer(identifier, .success(cache.value(at: path))))
+      forgetUnkept(path)
     case .revoked(let path, let error):
       revoke(at: path, error: error, into: &effects)
     case .authenticated(let identifier, let identity) where identifier == reauthentication:
@@ -116,8 +117,32 @@ extension ClientStateMachine {
     if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
       if let change { views.events(of: change, cache: cache, into: &effects) }
       views.acknowledgements(of: acknowledged, cache: cache, into: &effects)
+      for footprint in acknowledged { forgetUnkept(footprint.path) }
     }
     effects.append(.answer(identifier, .success(answer)))
+  }
+
+  /// Drops the back end's data at a path that nothing keeps up to date: no listen (complete or
+  /// not) at, above or below it, no running transaction there, and no pending write overlapping
+  /// it (the last one's acknowledgement drops it). An acknowledged write or an
+  /// answered read leaves nothing behind then, so a client that writes or reads without
+  /// listening does not accumulate what it wrote or read.
+  private mutating func forgetUnkept(_ path: DatasyncPath) {
+    guard !cache.pending.overlaps(path), !isListened(atOrAround: path),
+      !runningTransactions.overlaps(path)
+    else { return }
+    cache.forget(path)
+  }
+
+  /// Whether a listen, complete or not, is at, above or below a path.
+  private func isListened(atOrAround path: DatasyncPath) -> Bool {
+    guard !listens.isEmpty else { return false }
+    var node: DatasyncPath? = path
+    while let current = node {
+      if listens[current] != nil { return true }
+      node = current.parent
+    }
+    return listens.keys.contains { path.isAncestor(of: $0) }
   }
 
   /// Fails the authentication requests waiting for the back end (those not sent yet too when

@@ -22,7 +22,7 @@ struct ClientStateMachine {
   var views = ClientViews()
   var listens: [DatasyncPath: Listen] = [:]
   var requests = RequestLedger()
-  private var runningTransactions = RunningTransactions()
+  private(set) var runningTransactions = RunningTransactions()
   /// The back end's clock minus the local clock, as last announced (kept while disconnected).
   var clockOffset: TimeInterval = 0
   /// Whether the application lets the client connect.

@@ -21,6 +21,13 @@ struct RunningTransactions {
     transactions[token]?.path
   }
 
+  /// Whether a running transaction's node is at, above or below `path`.
+  func overlaps(_ path: DatasyncPath) -> Bool {
+    transactions.values.contains {
+      path.isAncestorOrSelf(of: $0.path) || $0.path.isAncestor(of: path)
+    }
+  }
+
   /// Whether a plain write aborted a transaction (true also once it ended).
   func isAborted(_ token: UInt64) -> Bool {
     transactions[token]?.isAborted ?? true

@@ -14,6 +14,9 @@ import Testing
   init() throws {
     manager = makeApplication(database: database).datasyncService.createManager()
     node = try manager.nodeThrows(for: "room")
+    // Subscribed, so that the cache keeps the node's data: the tests compare it with the stored
+    // data after each acknowledged merge.
+    node.subscribe(to: .valueChange, queue: queue) { _ in }
   }
 
   private func reset(_ json: String) throws {

@@ -118,11 +118,33 @@ import Testing
     #expect(recorder.recorded.allSatisfy { $0.value.isNull && $0.eventType == .valueChange })
   }
 
-  @Test func cachedValueFollowsLocalWrites() throws {
-    let node = try makeApplication().datasyncService.createManager().nodeThrows(for: "cache")
+  @Test func cachedValueShowsAWriteUntilItsAcknowledgementWhenNothingIsSubscribed() throws {
+    let service = makeApplication().datasyncService
+    let node = try service.createManager().nodeThrows(for: "cache")
     #expect(node.cachedValue.isNull)
-    node.set(["a": 1], queue: DispatchQueue(label: "test.cache"))
+    service.isConnectionEnabled = false
+    let written = DispatchSemaphore(value: 0)
+    node.set(["a": 1], queue: DispatchQueue(label: "test.cache")) { _ in written.signal() }
     #expect(node.cachedValue.json == #"{"a":1}"#)
+    service.isConnectionEnabled = true
+    #expect(written.wait(timeout: .now() + 10) == .success)
+    // Acknowledged where nothing is subscribed: the cache keeps no copy.
+    #expect(node.cachedValue.isNull)
+    #expect(try waitForResult { node.value(queue: $0, then: $1) }.json == #"{"a":1}"#)
+    #expect(node.cachedValue.isNull)
+  }
+
+  @Test func cachedValueKeepsAnAcknowledgedWriteUnderASubscription() throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let room = try manager.nodeThrows(for: "room")
+    let recorder = SummaryRecorder()
+    room.subscribe(
+      to: .valueChange, queue: DispatchQueue(label: "test.cache"), onEvent: recorder.record)
+    #expect(recorder.wait(events: 1))
+    let message = try manager.nodeThrows(for: "room/messages/1")
+    try waitForResult { message.set("hello", queue: $0, then: $1) }
+    #expect(message.cachedValue.asString == "hello")
+    #expect(room.cachedValue.json == #"{"messages":{"1":"hello"}}"#)
   }
 
   @Test func disconnectionOperationsRunWhenTheClientDisconnects() throws {

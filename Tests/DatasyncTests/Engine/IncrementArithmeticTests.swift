@@ -16,6 +16,8 @@ import Testing
 
   private func counter(at value: JSONValue) throws -> DatasyncNode {
     let node = try manager.nodeThrows(for: "counter")
+    // Subscribed, so that the cache keeps the counter: the tests compare it with the result.
+    node.subscribe(to: .valueChange, queue: queue) { _ in }
     switch value {
     case .int(let integer): try waitForResult { node.set(integer, queue: $0, then: $1) }
     case .double(let double): try waitForResult { node.set(double, queue: $0, then: $1) }
