@@ -85,7 +85,7 @@ struct ChatDemo {
     }
 
     let writing = seconds(ContinuousClock.now - start)
-    let storedCount = try await seedRoom.value().asDictionary()?.count ?? 0
+    let storedCount = try await seedRoom.value().childrenCount
     let converged = await monitor.waitForFeed(count: storedCount, timeout: .seconds(10))
     feed.cancel()
     let final = monitor.snapshot(checkingKeys: true)

@@ -95,6 +95,14 @@ public struct DatasyncValue: Sendable, Equatable, CustomStringConvertible {
     asBool ?? defaultValue
   }
 
+  /// The number of children: of an object its entries (of an array its non-null elements), 0 for
+  /// any other value. O(1), without making the children.
+  ///
+  /// ```swift
+  /// let messages = try await room.value().childrenCount
+  /// ```
+  public var childrenCount: Int { tree.children?.count ?? 0 }
+
   /// The children by key, or `nil` when the value is not an object (arrays are objects keyed
   /// `"0"`, `"1"`, …).
   public func asDictionary() -> [String: DatasyncValue]? {

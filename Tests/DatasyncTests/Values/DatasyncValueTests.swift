@@ -52,6 +52,14 @@ import Testing
     #expect(try Self.value("7").asKey == nil)
   }
 
+  @Test func childrenCountCountsEntriesAndNonNullElements() throws {
+    #expect(try Self.value(#"{"b":{"c":1,"d":2},"a":"x"}"#).childrenCount == 2)
+    #expect(try Self.value(#"["a", null, 3]"#).childrenCount == 2)
+    #expect(try Self.value(#""hello""#).childrenCount == 0)
+    #expect(try Self.value("7").childrenCount == 0)
+    #expect(DatasyncValue.null.childrenCount == 0)
+  }
+
   @Test func dictionariesAndArrays() throws {
     let object = try Self.value("{\"b\":{\"c\":1},\"a\":\"x\"}")
     let dictionary = try #require(object.asDictionary())
