@@ -7,7 +7,7 @@ internal class MergingSubscription<Downstream: Subscriber>:
 {
   // Protected by the inherited `lock`: the upstreams still running.
   @usableFromInline
-  final var merged: UpstreamPool
+  @exclusivity(unchecked) final var merged: UpstreamPool
 
   @inlinable
   init(downstream: Downstream, merged: UpstreamPool = UpstreamPool()) {

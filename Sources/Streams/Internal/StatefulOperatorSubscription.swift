@@ -11,11 +11,14 @@
 internal class StatefulOperatorSubscription<Downstream: Subscriber>: HandlerSubscription,
   DeliveringSubscription
 {
-  // `lock` guards `delivery` and every subclass's mutable state.
+  // `lock` guards `delivery` and every subclass's mutable state. Those stored properties are
+  // marked `@exclusivity(unchecked)`: the lock already serialises every access to them, and the
+  // run-time exclusivity checks Swift makes on class properties otherwise cost about a fifth of
+  // a timed or combining operator's delivery.
   @usableFromInline
   final let lock = StreamsLock()
   @usableFromInline
-  final var delivery: DeliveryState<Downstream>
+  @exclusivity(unchecked) final var delivery: DeliveryState<Downstream>
 
   @inlinable
   init(downstream: Downstream) {

@@ -108,7 +108,7 @@ UpstreamOwner
   @usableFromInline
   let whenFull: Publishers.BufferingStrategy<Downstream.Failure>
   @usableFromInline
-  var upstream = UpstreamState()
+  @exclusivity(unchecked) var upstream = UpstreamState()
 
   @inlinable
   init(

@@ -133,9 +133,9 @@ where Downstream.Input == [Value] {
   @usableFromInline
   let options: Context.SchedulerOptions?
   @usableFromInline
-  var state: CollectByTimeState<Value>
+  @exclusivity(unchecked) var state: CollectByTimeState<Value>
   @usableFromInline
-  var window: (any Cancellable)?
+  @exclusivity(unchecked) var window: (any Cancellable)?
 
   @inlinable
   init(

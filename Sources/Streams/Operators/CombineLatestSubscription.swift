@@ -15,9 +15,9 @@ internal final class CombineLatestSubscription<Downstream: Subscriber>:
   @usableFromInline
   let combine: ([Any]) -> Downstream.Input
   @usableFromInline
-  var latest: [Any?]
+  @exclusivity(unchecked) var latest: [Any?]
   @usableFromInline
-  var missing: Int
+  @exclusivity(unchecked) var missing: Int
 
   @inlinable
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {

@@ -121,7 +121,7 @@ internal final class DebounceSubscription<Downstream: Subscriber, Context: Sched
   @usableFromInline
   let options: Context.SchedulerOptions?
   @usableFromInline
-  var state = DebounceState<Downstream.Input>()
+  @exclusivity(unchecked) var state = DebounceState<Downstream.Input>()
 
   @inlinable
   init(

@@ -89,7 +89,7 @@ internal final class DelaySubscription<Downstream: Subscriber, Context: Schedule
   @usableFromInline
   let tolerance: Context.SchedulerTimeType.Stride
   @usableFromInline
-  var upstream = UpstreamState()
+  @exclusivity(unchecked) var upstream = UpstreamState()
 
   @inlinable
   init(

@@ -112,13 +112,13 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   @usableFromInline
   let transform: (Value) -> Inner
   @usableFromInline
-  var lastInnerID = 0
+  @exclusivity(unchecked) var lastInnerID = 0
   @usableFromInline
-  var queuedOrigins: [Int] = []
+  @exclusivity(unchecked) var queuedOrigins: [Int] = []
   @usableFromInline
-  var queuedOriginsHead = 0
+  @exclusivity(unchecked) var queuedOriginsHead = 0
   @usableFromInline
-  var isDeliveringStraight = false
+  @exclusivity(unchecked) var isDeliveringStraight = false
 
   @inlinable
   init(

@@ -17,7 +17,7 @@ internal class FlatteningSubscription<Downstream: Subscriber>: MergingSubscripti
 
   // Protected by the inherited `lock`.
   @usableFromInline
-  final var upstream = UpstreamState()
+  @exclusivity(unchecked) final var upstream = UpstreamState()
 
   /// Takes the upstream's subscription and asks it for `demand`, or cancels it when it is not
   /// wanted.

@@ -70,9 +70,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   // Protected by `lock`: the upstream, and the time of the previous value (or of the
   // subscription).
   @usableFromInline
-  var upstream = UpstreamState()
+  @exclusivity(unchecked) var upstream = UpstreamState()
   @usableFromInline
-  var last: Context.SchedulerTimeType?
+  @exclusivity(unchecked) var last: Context.SchedulerTimeType?
 
   @inlinable
   init(downstream: Downstream, scheduler: Context) {

@@ -61,9 +61,9 @@ internal final class ReplaceEmptySubscription<Downstream: Subscriber>:
   @usableFromInline
   let replacement: Downstream.Input
   @usableFromInline
-  var upstream = UpstreamState()
+  @exclusivity(unchecked) var upstream = UpstreamState()
   @usableFromInline
-  var hasPublished = false
+  @exclusivity(unchecked) var hasPublished = false
 
   @inlinable
   init(downstream: Downstream, replacement: Downstream.Input) {

@@ -73,7 +73,7 @@ internal final class SubscribeOnSubscriber<Downstream: Subscriber, Context: Sche
   // Protected by `lock`: the upstream subscription until cancel or completion, after which
   // nothing reaches the downstream.
   @usableFromInline
-  var upstream = UpstreamState()
+  @exclusivity(unchecked) var upstream = UpstreamState()
 
   @inlinable
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {

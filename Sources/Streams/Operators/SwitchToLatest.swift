@@ -90,7 +90,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   // Protected by the inherited `lock`: the id of the current inner publisher (the
   // only one in `merged`, which asks it for all the unused demand).
   @usableFromInline
-  var currentID = 0
+  @exclusivity(unchecked) var currentID = 0
 
   @inlinable
   init(downstream: Downstream) {

@@ -181,7 +181,8 @@ internal final class ThrottleSubscription<Downstream: Subscriber, Context: Sched
   @usableFromInline
   let scheduler: Context
   @usableFromInline
-  var state: ThrottleState<Downstream.Input, Context.SchedulerTimeType, Downstream.Failure>
+  @exclusivity(unchecked) var state:
+    ThrottleState<Downstream.Input, Context.SchedulerTimeType, Downstream.Failure>
 
   @inlinable
   init(

@@ -119,7 +119,7 @@ internal final class TimeoutSubscription<Downstream: Subscriber, Context: Schedu
   @usableFromInline
   let customError: (() -> Downstream.Failure)?
   @usableFromInline
-  var state = TimeoutState()
+  @exclusivity(unchecked) var state = TimeoutState()
 
   @inlinable
   init(

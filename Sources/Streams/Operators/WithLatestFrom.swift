@@ -82,11 +82,11 @@ where Other.Failure == Downstream.Failure {
   @usableFromInline
   let select: (Value, Other.Output) -> Downstream.Input
   @usableFromInline
-  var upstream = UpstreamState()
+  @exclusivity(unchecked) var upstream = UpstreamState()
   @usableFromInline
-  var other = UpstreamState()
+  @exclusivity(unchecked) var other = UpstreamState()
   @usableFromInline
-  var latest: Other.Output?
+  @exclusivity(unchecked) var latest: Other.Output?
 
   @inlinable
   init(downstream: Downstream, select: @escaping (Value, Other.Output) -> Downstream.Input) {

@@ -20,13 +20,13 @@ internal final class ZipSubscription<Downstream: Subscriber>:
   @usableFromInline
   let combine: ([Any]) -> Downstream.Input
   @usableFromInline
-  var upstreams = UpstreamPool()
+  @exclusivity(unchecked) var upstreams = UpstreamPool()
   @usableFromInline
-  var queues: [[Any]]
+  @exclusivity(unchecked) var queues: [[Any]]
   @usableFromInline
-  var finished: [Bool]
+  @exclusivity(unchecked) var finished: [Bool]
   @usableFromInline
-  var requested = Subscribers.Demand.none
+  @exclusivity(unchecked) var requested = Subscribers.Demand.none
 
   @inlinable
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {

@@ -80,7 +80,7 @@ where Downstream.Input == Context.SchedulerTimeType {
   @usableFromInline
   let scheduler: Context
   @usableFromInline
-  var timer: (any Cancellable)?
+  @exclusivity(unchecked) var timer: (any Cancellable)?
 
   @inlinable
   init(downstream: Downstream, scheduler: Context) {
