@@ -26,6 +26,7 @@ extension Future where Failure == Never, Output: Sendable {
   }
 
   /// The future's value, awaited.
+  @inlinable
   public var value: Output {
     get async {
       for await value in values {

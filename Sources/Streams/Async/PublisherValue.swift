@@ -7,6 +7,7 @@ extension Publisher {
   /// ```swift
   /// let total = try await cart.totalPublisher.value
   /// ```
+  @inlinable
   public var value: Output {
     get async throws {
       for try await value in AsyncThrowingPublisher(self) {
