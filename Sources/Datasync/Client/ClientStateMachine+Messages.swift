@@ -122,9 +122,9 @@ extension ClientStateMachine {
     effects.append(.answer(identifier, .success(answer)))
   }
 
-  /// Drops the back end's data at a path that nothing keeps up to date: no listen (complete or
-  /// not) at, above or below it, no running transaction there, and no pending write overlapping
-  /// it (the last one's acknowledgement drops it). An acknowledged write or an
+  /// Drops the back end's data at a path that nothing keeps: no listen (complete or not) and no
+  /// data kept by an ended subscription at, above or below it, no running transaction there, and
+  /// no pending write overlapping it (the last one's acknowledgement drops it). An acknowledged write or an
   /// answered read leaves nothing behind then, so a client that writes or reads without
   /// listening does not accumulate what it wrote or read.
   private mutating func forgetUnkept(_ path: DatasyncPath) {
@@ -134,15 +134,17 @@ extension ClientStateMachine {
     cache.forget(path)
   }
 
-  /// Whether a listen, complete or not, is at, above or below a path.
+  /// Whether a listen, complete or not, or data kept by an ended subscription is at, above or
+  /// below a path.
   private func isListened(atOrAround path: DatasyncPath) -> Bool {
-    guard !listens.isEmpty else { return false }
+    guard !listens.isEmpty || !keptPaths.isEmpty else { return false }
     var node: DatasyncPath? = path
     while let current = node {
-      if listens[current] != nil { return true }
+      if listens[current] != nil || keptPaths.contains(current) { return true }
       node = current.parent
     }
     return listens.keys.contains { path.isAncestor(of: $0) }
+      || keptPaths.contains { path.isAncestor(of: $0) }
   }
 
   /// Fails the authentication requests waiting for the back end (those not sent yet too when

@@ -21,6 +21,9 @@ struct ClientStateMachine {
   var cache = ClientCache()
   var views = ClientViews()
   var listens: [DatasyncPath: Listen] = [:]
+  /// The paths whose data an ended subscription kept (`keepData`): the cache keeps them, with
+  /// this client's acknowledged writes there, until a subscription there ends with `forgetData`.
+  var keptPaths: Set<DatasyncPath> = []
   var requests = RequestLedger()
   private(set) var runningTransactions = RunningTransactions()
   /// The back end's clock minus the local clock, as last announced (kept while disconnected).
@@ -228,8 +231,10 @@ struct ClientStateMachine {
       break
     case .keepData:
       stopListening(key.path, into: &effects)
+      keptPaths.insert(key.path)
     case .forgetData, .keepUpdatingDataWhenImplicit:
       stopListening(key.path, into: &effects)
+      keptPaths.remove(key.path)
       forget(key.path)
     }
     return effects

@@ -55,6 +55,36 @@ import Testing
     }
   }
 
+  @Test func dataKeptByAnEndedSubscriptionFollowsLaterWritesThere() throws {
+    var driver = try connected()
+    try driver.run([
+      (
+        .subscribe(1, "/profile", .value(change: true, acknowledgement: false)),
+        [
+          "send listen /profile"
+        ]
+      ),
+      (.listenData("/profile", #"{"name":"Ada"}"#), [#"s1 ={"name":"Ada"}"#]),
+      (.unsubscribe(1, .keepData), ["send unlisten /profile"]),
+      (.set("/profile/name", #""Grace""#), [#"send write 2 set /profile/name "Grace""#]),
+      (.acknowledged(2, set: ("/profile/name", #""Grace""#)), [#"answer 2 = "Grace""#]),
+    ])
+    #expect(try driver.cached("/profile") == #"{"name":"Grace"}"#)
+    // Subscribed again, then ended with forgetData: nothing is kept any more.
+    try driver.run([
+      (
+        .subscribe(3, "/profile", .value(change: true, acknowledgement: false)),
+        [
+          "send listen /profile"
+        ]
+      ),
+      (.unsubscribe(3, .forgetData), ["send unlisten /profile"]),
+      (.set("/profile/name", #""Ada""#), [#"send write 4 set /profile/name "Ada""#]),
+      (.acknowledged(4, set: ("/profile/name", #""Ada""#)), [#"answer 4 = "Ada""#]),
+    ])
+    #expect(try driver.cached("/") == "null")
+  }
+
   @Test func aWriteStillPendingAtTheNodeKeepsItUntilItsOwnAcknowledgement() throws {
     var driver = try connected()
     try driver.run([
