@@ -1,29 +1,34 @@
 /// Where a stateful operator stands with its single upstream.
+///
+/// A struct with a trivial phase rather than an enum carrying the subscription: testing the
+/// phase of an enum whose payload is an existential copies and destroys the payload, a cost
+/// every value paid in the operators that check ``isFinished``.
 @usableFromInline
-internal enum UpstreamState {
-  /// The subscription has not arrived yet; the demand to ask it for once it does.
-  case awaiting(Subscribers.Demand)
-  /// Values flow from this subscription.
-  case subscribed(any Subscription)
-  /// The upstream completed or was cancelled; later events from it are ignored.
-  case finished
-
-  @inlinable
-  init() {
-    self = .awaiting(.none)
+internal struct UpstreamState {
+  @usableFromInline
+  enum Phase {
+    /// The subscription has not arrived yet.
+    case awaiting
+    /// Values flow from ``subscription``.
+    case subscribed
+    /// The upstream completed or was cancelled; later events from it are ignored.
+    case finished
   }
 
-  @inlinable
-  var isFinished: Bool {
-    if case .finished = self { return true }
-    return false
-  }
+  @usableFromInline
+  var phase = Phase.awaiting
+  /// While awaiting: the demand to ask the subscription for once it arrives.
+  @usableFromInline
+  var waitingDemand = Subscribers.Demand.none
+  /// While subscribed: the subscription values flow from; nil in the other phases.
+  @usableFromInline
+  private(set) var subscription: (any Subscription)?
 
   @inlinable
-  var subscription: (any Subscription)? {
-    if case .subscribed(let subscription) = self { return subscription }
-    return nil
-  }
+  init() {}
+
+  @inlinable
+  var isFinished: Bool { phase == .finished }
 
   /// Takes `subscription` if it is the first and the operator still wants it (`isWanted`);
   /// returns the demand waiting for it, or nil when the caller must cancel `subscription`.
@@ -31,19 +36,21 @@ internal enum UpstreamState {
   mutating func attach(_ subscription: any Subscription, isWanted: Bool = true)
     -> Subscribers.Demand?
   {
-    guard isWanted, case .awaiting(let demand) = self else { return nil }
-    self = .subscribed(subscription)
-    return demand
+    guard isWanted, phase == .awaiting else { return nil }
+    phase = .subscribed
+    self.subscription = subscription
+    defer { waitingDemand = .none }
+    return waitingDemand
   }
 
   /// Asks the upstream for `demand` more values, or keeps it for the subscription to come.
   @inlinable
   mutating func request(_ demand: Subscribers.Demand, into effects: inout DeferredEffects) {
-    switch self {
-    case .awaiting(let waiting):
-      self = .awaiting(waiting + demand)
-    case .subscribed(let subscription):
-      effects.request(demand, from: subscription)
+    switch phase {
+    case .awaiting:
+      waitingDemand += demand
+    case .subscribed:
+      if let subscription { effects.request(demand, from: subscription) }
     case .finished:
       break
     }
@@ -53,7 +60,9 @@ internal enum UpstreamState {
   /// unlocking.
   @inlinable
   mutating func finish() -> (any Subscription)? {
-    defer { self = .finished }
+    phase = .finished
+    waitingDemand = .none
+    defer { subscription = nil }
     return subscription
   }
 }
