@@ -32,25 +32,9 @@ final class DatasyncClient: Sendable {
     var authenticationAnswers: [RequestIdentifier: AuthenticationAnswer] = [:]
     /// The registered subscriptions, which the state machine names by identifier.
     var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
-    /// How many of them ask for acknowledgement events.
-    var acknowledgementSubscriptionCount = 0
     var stateObservers: [UInt64: StateObserver] = [:]
     var authenticationObservers: [UInt64: AuthenticationObserver] = [:]
     var nextObserverToken: UInt64 = 1
-
-    mutating func register(_ subscription: SubscriptionCore) {
-      if subscriptions.updateValue(subscription, forKey: subscription.identifier) == nil,
-        subscription.wantsAcknowledgements
-      {
-        acknowledgementSubscriptionCount += 1
-      }
-    }
-
-    mutating func removeSubscription(_ identifier: SubscriptionIdentifier) -> SubscriptionCore? {
-      let removed = subscriptions.removeValue(forKey: identifier)
-      if removed?.wantsAcknowledgements == true { acknowledgementSubscriptionCount -= 1 }
-      return removed
-    }
   }
 
   /// A call made after unlocking.
@@ -253,7 +237,7 @@ final class DatasyncClient: Sendable {
   /// Registers a subscription (see ``ClientStateMachine/subscribe(_:at:constraint:eventType:)``).
   func subscribe(_ subscription: SubscriptionCore) {
     update { guarded in
-      guarded.register(subscription)
+      guarded.subscriptions[subscription.identifier] = subscription
       return guarded.machine.subscribe(
         subscription.identifier, at: subscription.path, constraint: subscription.constraint,
         eventType: subscription.eventType)
@@ -266,7 +250,7 @@ final class DatasyncClient: Sendable {
     explicitly: Bool
   ) {
     update { guarded in
-      _ = guarded.removeSubscription(subscription.identifier)
+      guarded.subscriptions[subscription.identifier] = nil
       return guarded.machine.unsubscribe(
         subscription.identifier, policy: policy, explicitly: explicitly)
     }
@@ -315,16 +299,14 @@ final class DatasyncClient: Sendable {
   }
 
   /// Changes the guarded state under the mutex, performs the effects, then flushes the
-  /// connection. When a subscription takes acknowledgements, the queues that got events are woken
-  /// after the flush (where the embedded back end answers: a write's local events and
-  /// acknowledgement reach their queue in one batch); otherwise, and always before call-outs (an
-  /// answer never overtakes the events of its change), before it.
+  /// connection. The queues that got events are woken after the flush (where the embedded back
+  /// end answers: a write's local events and acknowledgement reach their queue in one batch), or
+  /// before the call-outs if any, so that an answer never overtakes the events of its change.
   private func update(_ change: (inout Guarded) -> [ClientEffect]) {
-    let (callouts, mailboxes, defersKicks) = guarded.withLock { guarded in
-      let (callouts, mailboxes) = perform(change(&guarded), on: &guarded)
-      return (callouts, mailboxes, guarded.acknowledgementSubscriptionCount > 0)
+    let (callouts, mailboxes) = guarded.withLock { guarded in
+      perform(change(&guarded), on: &guarded)
     }
-    if callouts.isEmpty && defersKicks {
+    if callouts.isEmpty {
       connection.flush()
       for mailbox in mailboxes { mailbox.kick() }
     } else {
@@ -339,7 +321,7 @@ final class DatasyncClient: Sendable {
     callouts: [Callout], mailboxes: [DeliveryMailbox]
   ) {
     var callouts: [Callout] = []
-    var deliveries = EventDeliveries()
+    var deliveries = Deliveries()
     for effect in effects {
       switch effect {
       case .deliver(let records, let identifier):
@@ -365,11 +347,33 @@ final class DatasyncClient: Sendable {
         let observers = guarded.authenticationObservers.sorted { $0.key < $1.key }.map(\.value)
         callouts.append(.changeAuthentication(observers, AuthenticationState(identity)))
       case .revoke(let identifiers, let error):
-        let revoked = identifiers.compactMap { guarded.removeSubscription($0) }
+        let revoked = identifiers.compactMap { guarded.subscriptions.removeValue(forKey: $0) }
         callouts.append(.revoke(revoked, error))
       }
     }
     return (callouts, deliveries.post())
+  }
+
+  /// The events of one operation gathered per queue, posted as one batch per queue (kicked
+  /// afterwards, see ``DeliveryMailbox/kick()``).
+  private struct Deliveries {
+    private var parcels: [(mailbox: DeliveryMailbox, parcels: [DeliveryMailbox.Parcel])] = []
+
+    mutating func add(_ records: [EventRecord], for subscription: SubscriptionCore) {
+      guard !records.isEmpty else { return }
+      let parcel = DeliveryMailbox.Parcel(subscription: subscription, records: records)
+      if let index = parcels.firstIndex(where: { $0.mailbox === subscription.mailbox }) {
+        parcels[index].parcels.append(parcel)
+      } else {
+        parcels.append((subscription.mailbox, [parcel]))
+      }
+    }
+
+    /// Posts the batches; returns their mailboxes.
+    func post() -> [DeliveryMailbox] {
+      for (mailbox, parcels) in parcels { mailbox.post(parcels) }
+      return parcels.map(\.mailbox)
+    }
   }
 
   /// Kicks the mailboxes, then makes the call-outs.

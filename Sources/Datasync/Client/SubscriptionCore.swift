@@ -58,11 +58,6 @@ final class SubscriptionCore: Sendable {
     }
   }
 
-  /// Whether the subscriber takes acknowledgement events.
-  var wantsAcknowledgements: Bool {
-    eventType.contains(.valueAcknowledgement) || eventType.contains(.childAcknowledgement)
-  }
-
   var isActive: Bool { links.withLock { !$0.isCompleted } }
 
   /// Delivers a batch of events to the subscriber, stopping if the subscription ends. Called by
