@@ -13,7 +13,9 @@ import Foundation
 ///   the order the state changed;
 /// - the call-outs — answers to requests (authentication included), state and authentication
 ///   observers, revoked subscriptions — after unlocking, as they may run code of the
-///   application, which may call the client again.
+///   application, which may call the client again;
+/// - then the connection's ``BackEndConnection/flush()``, which lets the requests travel (the
+///   embedded back end handles them there, on the calling thread).
 final class DatasyncClient: Sendable {
   /// The answer to a request: the written value for writes, the value for reads.
   typealias Answer = @Sendable (WebcomResult<JSONValue>) -> Void
@@ -60,11 +62,11 @@ final class DatasyncClient: Sendable {
   /// ``ClientStateMachine/answersAtRelease(of:)``).
   deinit {
     connection.close()
-    let callouts = guarded.withLock { guarded in
+    let (callouts, mailboxes) = guarded.withLock { guarded in
       let waiting = Array(guarded.answers.keys) + Array(guarded.authenticationAnswers.keys)
       return perform(guarded.machine.answersAtRelease(of: waiting), on: &guarded)
     }
-    run(callouts)
+    run(callouts, kicking: mailboxes)
   }
 
   // MARK: Reading
@@ -296,20 +298,30 @@ final class DatasyncClient: Sendable {
     }
   }
 
-  /// Changes the guarded state under the mutex and performs the effects of the change.
+  /// Changes the guarded state under the mutex, performs the effects, then flushes the
+  /// connection. The queues that got events are woken after the flush (where the embedded back
+  /// end answers: a write's local events and acknowledgement reach their queue in one batch), or
+  /// before the call-outs if any, so that an answer never overtakes the events of its change.
   private func update(_ change: (inout Guarded) -> [ClientEffect]) {
-    let callouts = guarded.withLock { guarded in
+    let (callouts, mailboxes) = guarded.withLock { guarded in
       perform(change(&guarded), on: &guarded)
     }
-    run(callouts)
+    if callouts.isEmpty {
+      connection.flush()
+      for mailbox in mailboxes { mailbox.kick() }
+    } else {
+      run(callouts, kicking: mailboxes)
+      connection.flush()
+    }
   }
 
   /// Performs the effects that only enqueue, in order, and returns the call-outs of the others,
-  /// in order. Called with the mutex held.
-  private func perform(_ effects: [ClientEffect], on guarded: inout Guarded) -> [Callout] {
+  /// in order, and the mailboxes that got events (to kick). Called with the mutex held.
+  private func perform(_ effects: [ClientEffect], on guarded: inout Guarded) -> (
+    callouts: [Callout], mailboxes: [DeliveryMailbox]
+  ) {
     var callouts: [Callout] = []
     var deliveries = Deliveries()
-    defer { deliveries.post() }
     for effect in effects {
       switch effect {
       case .deliver(let records, let identifier):
@@ -339,10 +351,11 @@ final class DatasyncClient: Sendable {
         callouts.append(.revoke(revoked, error))
       }
     }
-    return callouts
+    return (callouts, deliveries.post())
   }
 
-  /// The events of one operation gathered per queue, posted as one batch per queue.
+  /// The events of one operation gathered per queue, posted as one batch per queue (kicked
+  /// afterwards, see ``DeliveryMailbox/kick()``).
   private struct Deliveries {
     private var parcels: [(mailbox: DeliveryMailbox, parcels: [DeliveryMailbox.Parcel])] = []
 
@@ -356,12 +369,16 @@ final class DatasyncClient: Sendable {
       }
     }
 
-    func post() {
+    /// Posts the batches; returns their mailboxes.
+    func post() -> [DeliveryMailbox] {
       for (mailbox, parcels) in parcels { mailbox.post(parcels) }
+      return parcels.map(\.mailbox)
     }
   }
 
-  private func run(_ callouts: [Callout]) {
+  /// Kicks the mailboxes, then makes the call-outs.
+  private func run(_ callouts: [Callout], kicking mailboxes: [DeliveryMailbox]) {
+    for mailbox in mailboxes { mailbox.kick() }
     for callout in callouts {
       switch callout {
       case .answer(let answer, let result):

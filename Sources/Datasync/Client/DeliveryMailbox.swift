@@ -4,9 +4,11 @@ import Foundation
 /// many writes and subscriptions raise events, a queue gets one `async` call until that call
 /// starts; everything posted meanwhile rides with it.
 ///
-/// A post always leaves a drain enqueued on the queue behind it (one made at that post, or an
-/// earlier one that has not started), so work the application enqueues after a write still runs
-/// after that write's events, as if each event had its own `async` call. Batches are delivered in
+/// A post is followed by a ``kick()`` before the operation that posted returns to the
+/// application; the kick leaves a drain enqueued on the queue behind the post (one made at that
+/// kick, or an earlier one that has not started), so work the application enqueues after a write
+/// still runs after that write's events, as if each event had its own `async` call. Between the
+/// two, the poster may post more (a write's acknowledgement), which rides in the same batch. Batches are delivered in
 /// the order they were posted. After the events of a drain, each subscription that got some is
 /// told the drain ended (``SubscriptionCore/endDelivery()``), once: a subscriber that coalesces
 /// (the streams of the latest value, or of the children) emits there, once for every write that
@@ -57,13 +59,16 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
-  /// Adds parcels, in order, after those waiting; enqueues a drain unless one that has not
-  /// started is enqueued already.
+  /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards.
   func post(_ parcels: [Parcel]) {
     guard !parcels.isEmpty else { return }
+    waiting.withLock { $0.parcels.append(contentsOf: parcels) }
+  }
+
+  /// Enqueues a drain when parcels wait, unless one that has not started is enqueued already.
+  func kick() {
     let schedules = waiting.withLock { waiting in
-      waiting.parcels.append(contentsOf: parcels)
-      guard !waiting.isScheduled else { return false }
+      guard !waiting.isScheduled, !waiting.parcels.isEmpty else { return false }
       waiting.isScheduled = true
       return true
     }

@@ -2,9 +2,17 @@ import Foundation
 
 /// The connection of one client to a ``DatasyncDatabase`` in the same process.
 ///
-/// Requests and messages travel through one serial queue, so the back end sees the client's
-/// requests in order and the client receives the back end's messages in order, always
-/// asynchronously (acknowledgements arrive after the local events, as over a network).
+/// Requests travel in order through one FIFO, and the back end's messages through another, both
+/// worked off by one drain at a time on one serial queue, so the back end sees the client's
+/// requests in order and the client receives the back end's messages in order, never from inside
+/// ``send(_:)`` (acknowledgements arrive after the local events, as over a network).
+///
+/// A request costs no thread hand-off: ``send(_:)`` only queues it, and ``flush()``, which the
+/// client calls once it has released its lock, runs the drain on the calling thread through
+/// `queue.sync` (waiting for no one: when a drain is running or scheduled, that drain takes the
+/// request). The back end's answers then reach the client within that drain, so a write's local
+/// events and its acknowledgement usually reach their queue in one batch. Messages the back end
+/// sends on its own (another client's write) schedule a drain with `queue.async`.
 ///
 /// Test hooks make it behave like a network: ``setLatency(_:)`` delays every request and every
 /// message (order is kept), ``dropConnection(reconnecting:)`` cuts the connection as a lost
@@ -26,11 +34,35 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
+  /// What travels towards the back end: a request, or work of the connection itself (a change
+  /// of connection, a test hook), run on `queue` in order with the requests.
+  private enum Upstream {
+    case request(ClientRequest)
+    case work(() -> Void)
+  }
+
+  /// What `lock` protects.
+  private struct Mail {
+    var receiver: (@Sendable (BackEndMessage) -> Void)?
+    var upstream: [Upstream] = []
+    var downstream: [BackEndMessage] = []
+    /// Whether a drain is running: it takes everything queued until it finds both FIFOs empty.
+    var isDraining = false
+    /// Whether a drain is enqueued on `queue` and has not started.
+    var isScheduled = false
+
+    var isEmpty: Bool { upstream.isEmpty && downstream.isEmpty }
+  }
+
+  /// Marks the queues of the embedded connections: a flush from one of them (a client called
+  /// from a drain) schedules a drain rather than waiting for one, so no drain ever waits.
+  private static let drainingQueueKey = DispatchSpecificKey<Bool>()
+
   private let database: DatasyncDatabase
   private let queue: DispatchQueue
-  /// Protects `receiver`.
+  /// Protects `mail`.
   private let lock = NSLock()
-  private var receiver: (@Sendable (BackEndMessage) -> Void)?
+  private var mail = Mail()
   /// Everything below is touched only on `queue`.
   private var isAttached = false
   /// The state the client asked for with ``setConnected(_:)``.
@@ -45,27 +77,36 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   init(database: DatasyncDatabase, label: String) {
     self.database = database
     self.queue = DispatchQueue(label: "datasync.connection.\(label)")
+    queue.setSpecific(key: Self.drainingQueueKey, value: true)
   }
 
   func open(receiver: @escaping @Sendable (BackEndMessage) -> Void) {
-    lock.withLock { self.receiver = receiver }
+    lock.withLock { mail.receiver = receiver }
     setConnected(true)
   }
 
+  /// Queues a request; it travels at the next ``flush()`` (or with a drain already under way).
   func send(_ request: ClientRequest) {
-    queue.async { [self] in
-      travel(.upstream) { [self] in
-        if isAttached {
-          database.handle(request, from: ObjectIdentifier(self))
-        } else {
-          held.append(request)
-        }
-      }
+    lock.withLock { mail.upstream.append(.request(request)) }
+  }
+
+  /// Runs the requests queued by ``send(_:)`` on the calling thread unless a drain is running or
+  /// scheduled (it takes them); called by the client with no lock held.
+  func flush() {
+    if DispatchQueue.getSpecific(key: Self.drainingQueueKey) != nil {
+      scheduleDrain()
+      return
     }
+    let drainsHere = lock.withLock { () -> Bool in
+      guard !mail.upstream.isEmpty, !mail.isDraining, !mail.isScheduled else { return false }
+      mail.isDraining = true
+      return true
+    }
+    if drainsHere { queue.sync { drain() } }
   }
 
   func setConnected(_ connected: Bool) {
-    queue.async { [self] in
+    enqueue { [self] in
       wantsConnection = connected
       travel(.upstream) { [self] in attach(connected) }
     }
@@ -74,8 +115,8 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   func close() {
     setConnected(false)
     let released = lock.withLock { () -> (@Sendable (BackEndMessage) -> Void)? in
-      defer { receiver = nil }
-      return receiver
+      defer { mail.receiver = nil }
+      return mail.receiver
     }
     _ = released
   }
@@ -84,7 +125,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
 
   /// Delays every later request and message by the given latency (nil: no added delay).
   func setLatency(_ latency: Latency?) {
-    queue.async { [self] in
+    enqueue { [self] in
       self.latency = latency
       random = SeededRandom(seed: latency?.seed ?? 0)
     }
@@ -95,7 +136,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// `reconnecting`, the connection comes back at once (after the latency) if the client still
   /// wants it; otherwise it stays cut until ``restoreConnection()``.
   func dropConnection(reconnecting: Bool = true) {
-    queue.async { [self] in
+    enqueue { [self] in
       travel(.upstream) { [self] in
         attach(false)
         if reconnecting && wantsConnection {
@@ -107,8 +148,79 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
 
   /// Reconnects a connection cut by ``dropConnection(reconnecting:)``, if the client wants it.
   func restoreConnection() {
-    queue.async { [self] in
+    enqueue { [self] in
       travel(.upstream) { [self] in attach(wantsConnection) }
+    }
+  }
+
+  // MARK: Draining
+
+  /// Queues work of the connection after the requests sent so far, and schedules a drain.
+  private func enqueue(_ work: @escaping () -> Void) {
+    lock.withLock { mail.upstream.append(.work(work)) }
+    scheduleDrain()
+  }
+
+  /// Queues a message of the back end (called with the database's lock held: it only queues),
+  /// and schedules a drain unless one is running or scheduled.
+  private func arrive(_ message: BackEndMessage) {
+    lock.withLock { mail.downstream.append(message) }
+    scheduleDrain()
+  }
+
+  /// Enqueues a drain on `queue` when something waits and no drain is running or scheduled.
+  private func scheduleDrain() {
+    let schedules = lock.withLock { () -> Bool in
+      guard !mail.isEmpty, !mail.isDraining, !mail.isScheduled else { return false }
+      mail.isScheduled = true
+      return true
+    }
+    if schedules {
+      queue.async { [self] in
+        let starts = lock.withLock { () -> Bool in
+          mail.isScheduled = false
+          guard !mail.isDraining else { return false }
+          mail.isDraining = true
+          return true
+        }
+        if starts { drain() }
+      }
+    }
+  }
+
+  /// Works off both FIFOs, requests first, until both are empty; runs on `queue`, marked as
+  /// draining by its caller.
+  private func drain() {
+    while true {
+      let taken = lock.withLock { () -> (upstream: [Upstream], downstream: [BackEndMessage])? in
+        guard !mail.isEmpty else {
+          mail.isDraining = false
+          return nil
+        }
+        defer {
+          mail.upstream = []
+          mail.downstream = []
+        }
+        return (mail.upstream, mail.downstream)
+      }
+      guard let taken else { return }
+      for item in taken.upstream {
+        switch item {
+        case .request(let request):
+          travel(.upstream) { [self] in
+            if isAttached {
+              database.handle(request, from: ObjectIdentifier(self))
+            } else {
+              held.append(request)
+            }
+          }
+        case .work(let work):
+          work()
+        }
+      }
+      for message in taken.downstream {
+        travel(.downstream) { [self] in receive(message) }
+      }
     }
   }
 
@@ -120,12 +232,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     isAttached = connected
     let client = ObjectIdentifier(self)
     if connected {
-      database.attach(client) { [weak self] message in
-        guard let self else { return }
-        self.queue.async {
-          self.travel(.downstream) { self.receive(message) }
-        }
-      }
+      database.attach(client) { [weak self] message in self?.arrive(message) }
       let requests = held
       held = []
       for request in requests { database.handle(request, from: client) }
@@ -185,7 +292,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   }
 
   private func receive(_ message: BackEndMessage) {
-    guard let receiver = lock.withLock({ receiver }) else { return }
+    guard let receiver = lock.withLock({ mail.receiver }) else { return }
     receiver(message)
   }
 }

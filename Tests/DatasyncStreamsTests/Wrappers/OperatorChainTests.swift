@@ -33,7 +33,11 @@ import Testing
     scheduler.advance(by: .milliseconds(200))
     #expect(recorder.values == [3])
 
+    // One emission per push: the second waits for the first's emission, or the two writes
+    // coalesce into one when the stream's queue has not started delivering the first (its
+    // acknowledgement can come before that).
     _ = try await node.push(Message(author: "a", text: "4"))
+    #expect(await eventually { emissions.count == 2 })
     _ = try await node.push(Message(author: "a", text: "5"))
     #expect(await eventually { emissions.count == 3 && scheduler.pendingActionCount == 2 })
     scheduler.advance(by: .milliseconds(100))
