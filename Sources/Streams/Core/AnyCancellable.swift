@@ -14,8 +14,10 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   // every other access) reads and clears `target`. An atomic flag rather than a lock saves
   // allocating a lock for every subscription.
   private let isCancelled = Atomic<Bool>(false)
-  // What to cancel; touched only by the caller `isCancelled` admitted, or by `deinit`.
-  private var target: Target?
+  // What to cancel; touched only by the caller `isCancelled` admitted, or by `deinit`. It is
+  // `@exclusivity(unchecked)`: that hand-over already makes each access exclusive, and the
+  // runtime check cost two calls on every release.
+  @exclusivity(unchecked) private var target: Target?
 
   /// What an `AnyCancellable` cancels: a wrapped cancellable is kept as itself rather than as a
   /// closure over its `cancel` method, which would take one more allocation per subscription.
@@ -38,6 +40,13 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
   /// Wraps another cancellable.
   public init<C: Cancellable>(_ canceller: C) {
+    target = .cancellable(canceller)
+  }
+
+  /// Wraps a cancellable already made existential where its type is known (as `sink` does), so
+  /// that it is not boxed again at run time by the generic initialiser.
+  @usableFromInline
+  internal init(wrapping canceller: any Cancellable) {
     target = .cancellable(canceller)
   }
 

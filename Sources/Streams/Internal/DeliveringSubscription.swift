@@ -38,12 +38,13 @@ extension DeliveringSubscription {
   @inlinable @inline(__always)
   package func drain() {
     lock.lock()
-    guard !delivery.isDelivering, delivery.canDeliver, let downstream = delivery.downstream else {
+    guard !delivery.isDelivering, delivery.canDeliver, let downstream = delivery.lendDownstream()
+    else {
       lock.unlock()
       return
     }
     delivery.isDelivering = true
-    deliverQueuedAndUnlock(to: downstream)
+    deliverQueuedAndUnlock(to: consume downstream)
   }
 
   /// Sends `value`: straight to the downstream when nothing is queued or being delivered and
@@ -52,7 +53,7 @@ extension DeliveringSubscription {
   @inlinable @inline(__always)
   package func sendAndUnlock(_ value: Downstream.Input, effects: DeferredEffects? = nil) {
     guard delivery.phase == .open, !delivery.isDelivering, delivery.bufferedCount == 0,
-      delivery.demand > 0, let downstream = delivery.downstream
+      delivery.demand > 0, let downstream = delivery.lendDownstream()
     else {
       delivery.push(value)
       lock.unlock()
@@ -67,7 +68,7 @@ extension DeliveringSubscription {
     let more = downstream.receive(value)
     lock.lock()
     guard bookDeliveryOrUnlock(returning: more) else { return }
-    deliverQueuedAndUnlock(to: downstream)
+    deliverQueuedAndUnlock(to: consume downstream)
   }
 
   /// Queues `completion` (see ``DeliveryState/finish(_:)``), performs `effects`, then delivers.
@@ -106,9 +107,11 @@ extension DeliveringSubscription {
   }
 
   /// The delivery loop: values as demand allows, then the completion once no value waits.
-  /// Entered with the lock held and `isDelivering` set; returns with the lock released.
+  /// Entered with the lock held, `isDelivering` set and the downstream lent by
+  /// ``DeliveryState/lendDownstream()``, which it gives back (or releases, once the delivery
+  /// closed); returns with the lock released.
   @inlinable @inline(__always)
-  package func deliverQueuedAndUnlock(to downstream: Downstream) {
+  package func deliverQueuedAndUnlock(to downstream: consuming Downstream) {
     while true {
       if let value = delivery.popDeliverable() {
         lock.unlock()
@@ -119,6 +122,7 @@ extension DeliveringSubscription {
       }
       delivery.isDelivering = false
       guard let completion = delivery.takeReadyCompletion() else {
+        delivery.returnDownstream(downstream)
         lock.unlock()
         return
       }

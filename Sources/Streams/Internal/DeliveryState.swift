@@ -90,15 +90,32 @@ package struct DeliveryState<Downstream: Subscriber> {
     self.completion = completion
   }
 
-  /// Closes the delivery: returns the downstream and the values that were waiting, to release
-  /// after unlocking; nil when it was already closed.
+  /// Closes the delivery: returns the downstream (nil while it is lent to the delivering thread,
+  /// which then releases it) and the values that were waiting, to release after unlocking; nil
+  /// when it was already closed.
   @inlinable
-  package mutating func close() -> (downstream: Downstream, dropped: [Output])? {
-    guard phase != .closed, let downstream else { return nil }
+  package mutating func close() -> (downstream: Downstream?, dropped: [Output])? {
+    guard phase != .closed else { return nil }
     phase = .closed
-    self.downstream = nil
+    let downstream = self.downstream.take()
     completion = nil
     return (downstream, removeAll())
+  }
+
+  /// Moves the downstream out to the thread that starts delivering (which must have set
+  /// `isDelivering`), so that it calls the downstream without copying it: copying a chain of
+  /// operator subscribers retains every closure and object in it. The thread gives it back with
+  /// ``returnDownstream(_:)`` when it stops delivering; a close meanwhile leaves it to that thread
+  /// to release.
+  @inlinable @inline(__always)
+  package mutating func lendDownstream() -> Downstream? {
+    downstream.take()
+  }
+
+  /// Takes back the downstream lent by ``lendDownstream()``, while the delivery is not closed.
+  @inlinable @inline(__always)
+  package mutating func returnDownstream(_ lent: consuming Downstream) {
+    downstream = lent
   }
 
   /// Drops the oldest waiting value.
@@ -123,7 +140,8 @@ package struct DeliveryState<Downstream: Subscriber> {
     return takeHead()
   }
 
-  /// The completion, once every value before it was delivered; the delivery is then closed.
+  /// The completion, once every value before it was delivered; the delivery is then closed (a
+  /// lent downstream is not taken back: its holder delivers the completion, then releases it).
   @inlinable
   mutating func takeReadyCompletion() -> Completion? {
     guard phase == .completing, bufferedCount == 0, let completion else { return nil }

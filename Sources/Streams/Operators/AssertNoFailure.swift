@@ -40,53 +40,64 @@ extension Publishers {
       self.line = line
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+        subscriber: AssertNoFailureSubscriber(
+          downstream: subscriber, prefix: prefix, file: file, line: line))
     }
+  }
+}
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Output, Downstream.Failure == Never {
-      @usableFromInline
-      var operatorName: String { "AssertNoFailure" }
+/// The subscriber of `assertNoFailure`: passes values and the finish on, and traps on a failure.
+///
+/// Generic over its upstream failure rather than nested in `Publishers.AssertNoFailure`, so that a
+/// chain of operators specialises (see `MapSubscriber`).
+@usableFromInline
+internal struct AssertNoFailureSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+  Subscriber, OperatorNamed
+{
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = UpstreamFailure
 
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let prefix: String
-      @usableFromInline let file: StaticString
-      @usableFromInline let line: UInt
-      @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline
+  var operatorName: String { "AssertNoFailure" }
 
-      @inlinable
-      init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
-        self.downstream = downstream
-        self.prefix = prefix
-        self.file = file
-        self.line = line
-      }
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let prefix: String
+  @usableFromInline let file: StaticString
+  @usableFromInline let line: UInt
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-      }
+  @inlinable
+  init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+    self.downstream = downstream
+    self.prefix = prefix
+    self.file = file
+    self.line = line
+  }
 
-      @inlinable
-      func receive(_ input: Output) -> Subscribers.Demand {
-        downstream.receive(input)
-      }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-      @inlinable
-      func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        switch completion {
-        case .finished:
-          downstream.receive(completion: .finished)
-        case .failure(let error):
-          let lead = prefix.isEmpty ? "" : prefix + ": "
-          fatalError("\(lead)unexpected failure: \(error)", file: file, line: line)
-        }
-      }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    switch completion {
+    case .finished:
+      downstream.receive(completion: .finished)
+    case .failure(let error):
+      let lead = prefix.isEmpty ? "" : prefix + ": "
+      fatalError("\(lead)unexpected failure: \(error)", file: file, line: line)
     }
   }
 }

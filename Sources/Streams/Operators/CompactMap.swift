@@ -73,43 +73,11 @@ extension Publishers {
       self.transform = transform
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
-    }
-
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "CompactMap" }
-
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let transform: (Upstream.Output) -> Output?
-      @usableFromInline let combineIdentifier = CombineIdentifier()
-
-      @inlinable
-      init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
-        self.downstream = downstream
-        self.transform = transform
-      }
-
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-      }
-
-      @inlinable
-      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let output = transform(input) else { return .max(1) }
-        return downstream.receive(output)
-      }
-
-      @inlinable
-      func receive(completion: Subscribers.Completion<Failure>) {
-        downstream.receive(completion: completion)
-      }
+      upstream.receive(
+        subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
     }
   }
 
@@ -162,4 +130,44 @@ internal struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: Filte
 
   @inlinable
   func failure(_ error: UpstreamFailure) -> any Error { error }
+}
+
+/// The subscriber of `compactMap`: passes on the non-nil results of its transformation and asks
+/// the upstream for one more in place of each nil.
+///
+/// Generic over its input rather than nested in `Publishers.CompactMap`, so that a chain of
+/// operators specialises (see `MapSubscriber`).
+@usableFromInline
+internal struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, OperatorNamed {
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  @usableFromInline
+  var operatorName: String { "CompactMap" }
+
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let transform: (Input) -> Downstream.Input?
+  @usableFromInline let combineIdentifier = CombineIdentifier()
+
+  @inlinable
+  init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input?) {
+    self.downstream = downstream
+    self.transform = transform
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard let output = transform(input) else { return .max(1) }
+    return downstream.receive(output)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
+  }
 }

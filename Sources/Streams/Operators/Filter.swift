@@ -79,43 +79,12 @@ extension Publishers {
       self.isIncluded = isIncluded
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
+      upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
     }
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "Filter" }
-
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let isIncluded: (Upstream.Output) -> Bool
-      @usableFromInline let combineIdentifier = CombineIdentifier()
-
-      @inlinable
-      init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
-        self.downstream = downstream
-        self.isIncluded = isIncluded
-      }
-
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-      }
-
-      @inlinable
-      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        isIncluded(input) ? downstream.receive(input) : .max(1)
-      }
-
-      @inlinable
-      func receive(completion: Subscribers.Completion<Failure>) {
-        downstream.receive(completion: completion)
-      }
-    }
   }
 
   /// A publisher that delivers only the upstream values that satisfy an error-throwing predicate.
@@ -142,6 +111,47 @@ extension Publishers {
       upstream.receive(
         subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryFilter"))
     }
+  }
+}
+
+/// The subscriber of `filter`: passes on the values that satisfy its predicate and asks the
+/// upstream for one more in place of each other value.
+///
+/// Generic over its input rather than nested in `Publishers.Filter`, so that a chain of operators
+/// specialises (see `MapSubscriber`).
+@usableFromInline
+internal struct FilterSubscriber<Downstream: Subscriber>: Subscriber, OperatorNamed {
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  @usableFromInline
+  var operatorName: String { "Filter" }
+
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let isIncluded: (Input) -> Bool
+  @usableFromInline let combineIdentifier = CombineIdentifier()
+
+  @inlinable
+  init(downstream: Downstream, isIncluded: @escaping (Input) -> Bool) {
+    self.downstream = downstream
+    self.isIncluded = isIncluded
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    isIncluded(input) ? downstream.receive(input) : .max(1)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

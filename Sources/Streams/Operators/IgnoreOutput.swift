@@ -28,39 +28,45 @@ extension Publishers {
       self.upstream = upstream
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber))
+      upstream.receive(subscriber: IgnoreOutputSubscriber(downstream: subscriber))
     }
+  }
+}
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Never, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "IgnoreOutput" }
+/// The subscriber of `ignoreOutput()`: drops every value and passes the completion on.
+///
+/// Generic over its input rather than nested in `Publishers.IgnoreOutput`, so that a chain of
+/// operators specialises (see `MapSubscriber`).
+@usableFromInline
+internal struct IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, OperatorNamed {
+  @usableFromInline
+  typealias Failure = Downstream.Failure
 
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline
+  var operatorName: String { "IgnoreOutput" }
 
-      @inlinable
-      init(downstream: Downstream) {
-        self.downstream = downstream
-      }
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-        subscription.request(.unlimited)
-      }
+  @inlinable
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
 
-      @inlinable
-      func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+    subscription.request(.unlimited)
+  }
 
-      @inlinable
-      func receive(completion: Subscribers.Completion<Failure>) {
-        downstream.receive(completion: completion)
-      }
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }

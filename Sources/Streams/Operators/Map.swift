@@ -55,42 +55,50 @@ extension Publishers {
       self.transform = transform
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+      upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
     }
+  }
+}
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "Map" }
+/// The subscriber of `map`: transforms each value and passes everything else through.
+///
+/// A type of its own, generic over its input rather than nested in `Publishers.Map` (whose
+/// upstream grows with every operator before it): the optimiser stops specialising a call that
+/// reaches the same generic function with a larger type argument, so a subscriber that carried
+/// its upstream's type would leave a chain such as `map`, `filter`, `map` unspecialised.
+@usableFromInline
+internal struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, OperatorNamed {
+  @usableFromInline
+  typealias Failure = Downstream.Failure
 
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let transform: (Upstream.Output) -> Output
-      @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline
+  var operatorName: String { "Map" }
 
-      @inlinable
-      init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
-        self.downstream = downstream
-        self.transform = transform
-      }
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let transform: (Input) -> Downstream.Input
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-      }
+  @inlinable
+  init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
+    self.downstream = downstream
+    self.transform = transform
+  }
 
-      @inlinable
-      func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        downstream.receive(transform(input))
-      }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-      @inlinable
-      func receive(completion: Subscribers.Completion<Failure>) {
-        downstream.receive(completion: completion)
-      }
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(transform(input))
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }

@@ -33,42 +33,52 @@ extension Publishers {
       self.transform = transform
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+      upstream.receive(subscriber: MapErrorSubscriber(downstream: subscriber, transform: transform))
     }
+  }
+}
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "MapError" }
+/// The subscriber of `mapError`: passes values on and converts the failure.
+///
+/// Generic over its upstream failure rather than nested in `Publishers.MapError`, so that a chain
+/// of operators specialises (see `MapSubscriber`).
+@usableFromInline
+internal struct MapErrorSubscriber<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+  OperatorNamed
+{
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = UpstreamFailure
 
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let transform: (Upstream.Failure) -> Failure
-      @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline
+  var operatorName: String { "MapError" }
 
-      @inlinable
-      init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Failure) {
-        self.downstream = downstream
-        self.transform = transform
-      }
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let transform: (UpstreamFailure) -> Downstream.Failure
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-      }
+  @inlinable
+  init(downstream: Downstream, transform: @escaping (UpstreamFailure) -> Downstream.Failure) {
+    self.downstream = downstream
+    self.transform = transform
+  }
 
-      @inlinable
-      func receive(_ input: Output) -> Subscribers.Demand {
-        downstream.receive(input)
-      }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-      @inlinable
-      func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        downstream.receive(completion: completion.mapFailure(transform))
-      }
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    downstream.receive(completion: completion.mapFailure(transform))
   }
 }

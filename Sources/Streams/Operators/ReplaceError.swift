@@ -64,12 +64,11 @@ internal enum ReplaceErrorStatus {
 /// specialised where the chain is built.
 @usableFromInline
 internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-  HandlerSubscription, Subscriber
+  LockingHandlerSubscription, Subscriber
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = UpstreamFailure
 
-  @usableFromInline let lock = StreamsLock()
   @usableFromInline let replacement: Downstream.Input
   // Protected by `lock`: the status, the downstream (released once terminated) and the
   // outstanding downstream demand.
@@ -98,40 +97,40 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
 
   @inlinable
   func receive(subscription: any Subscription) {
-    lock.lock()
+    lock()
     guard case .awaitingSubscription = status, let downstream else {
-      lock.unlock()
+      unlock()
       subscription.cancel()
       return
     }
     status = .subscribed(subscription)
-    lock.unlock()
+    unlock()
     downstream.receive(subscription: self)
   }
 
   @inlinable
   func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-    lock.lock()
+    lock()
     guard case .subscribed = status, let downstream else {
-      lock.unlock()
+      unlock()
       return .none
     }
     demand -= 1
-    lock.unlock()
+    unlock()
     let more = downstream.receive(input)
     if more > 0 {
-      lock.lock()
+      lock()
       demand += more
-      lock.unlock()
+      unlock()
     }
     return more
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    lock.lock()
+    lock()
     guard case .subscribed(let upstream) = status, let downstream else {
-      lock.unlock()
+      unlock()
       return
     }
     defer { withExtendedLifetime(upstream) {} }
@@ -142,18 +141,18 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
     }
     if replaced == nil && demand == .none {
       status = .awaitingDemand
-      lock.unlock()
+      unlock()
       return
     }
     guard let replaced else {
       status = .delivering
-      lock.unlock()
+      unlock()
       deliverReplacement(to: downstream)
       return
     }
     status = .terminated
     self.downstream = nil
-    lock.unlock()
+    unlock()
     downstream.receive(completion: replaced)
   }
 
@@ -161,14 +160,14 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   @inlinable
   func deliverReplacement(to downstream: Downstream) {
     _ = downstream.receive(replacement)
-    lock.lock()
+    lock()
     guard case .delivering = status else {
-      lock.unlock()
+      unlock()
       return
     }
     status = .terminated
     self.downstream = nil
-    lock.unlock()
+    unlock()
     downstream.receive(completion: .finished)
   }
 
@@ -176,40 +175,40 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   @inlinable
   func add(_ more: Subscribers.Demand) {
     guard more > 0 else { return }
-    lock.lock()
+    lock()
     switch status {
     case .subscribed(let upstream):
       demand += more
-      lock.unlock()
+      unlock()
       upstream.request(more)
     case .awaitingDemand:
       status = .delivering
       let downstream = self.downstream
-      lock.unlock()
+      unlock()
       if let downstream {
         deliverReplacement(to: downstream)
       }
     case .awaitingSubscription, .delivering, .terminated:
-      lock.unlock()
+      unlock()
     }
   }
 
   /// The downstream cancelled: cancels the upstream and releases the downstream.
   @inlinable
   func stop() {
-    lock.lock()
+    lock()
     let upstream: (any Subscription)?
     switch status {
     case .subscribed(let subscription): upstream = subscription
     case .awaitingDemand, .delivering: upstream = nil
     case .awaitingSubscription, .terminated:
-      lock.unlock()
+      unlock()
       return
     }
     status = .terminated
     let downstream = self.downstream
     self.downstream = nil
-    lock.unlock()
+    unlock()
     upstream?.cancel()
     withExtendedLifetime(downstream) {}
   }

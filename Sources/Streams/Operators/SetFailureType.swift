@@ -33,10 +33,10 @@ extension Publishers {
       self.upstream = upstream
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber))
+      upstream.receive(subscriber: SetFailureTypeSubscriber(downstream: subscriber))
     }
 
     /// The same publisher with a different failure type.
@@ -48,35 +48,43 @@ extension Publishers {
     {
       Publishers.SetFailureType(upstream: upstream)
     }
+  }
+}
 
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, OperatorNamed
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-      @usableFromInline
-      var operatorName: String { "SetFailureType" }
+/// The subscriber of `setFailureType(to:)`: passes everything on; its upstream cannot fail.
+///
+/// Not nested in `Publishers.SetFailureType`, so that a chain of operators specialises (see
+/// `MapSubscriber`).
+@usableFromInline
+internal struct SetFailureTypeSubscriber<Downstream: Subscriber>: Subscriber, OperatorNamed {
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Never
 
-      @usableFromInline let downstream: Downstream
-      @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline
+  var operatorName: String { "SetFailureType" }
 
-      @inlinable
-      init(downstream: Downstream) {
-        self.downstream = downstream
-      }
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
-      @inlinable
-      func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-      }
+  @inlinable
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
 
-      @inlinable
-      func receive(_ input: Output) -> Subscribers.Demand {
-        downstream.receive(input)
-      }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-      @inlinable
-      func receive(completion: Subscribers.Completion<Never>) {
-        downstream.receive(completion: .finished)
-      }
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Never>) {
+    downstream.receive(completion: .finished)
   }
 }

@@ -135,7 +135,7 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   func add(_ newDemand: Subscribers.Demand) {
     guard newDemand > 0 else { return }
     lock.lock()
-    guard let downstream = delivery.downstream else {
+    guard !delivery.isClosed else {
       lock.unlock()
       return
     }
@@ -152,7 +152,8 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
       }
     }
     if let replay {
-      if isStarting {
+      // While starting, the downstream is not lent to a delivering thread.
+      if isStarting, let downstream = delivery.downstream {
         delivery.demand -= 1
         lock.unlock()
         let more = downstream.receive(replay)

@@ -145,7 +145,7 @@ extension Publisher {
     let sink = Subscribers.Sink<Output, Failure>(
       receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     subscribe(sink)
-    return AnyCancellable(sink)
+    return AnyCancellable(wrapping: sink)
   }
 }
 

@@ -83,14 +83,21 @@ internal enum FilteringStatus {
 /// the logic and the downstream are called with the lock released. Its downstream reaches
 /// `request` and `cancel` through the handlers of ``HandlerSubscription``, specialised where the
 /// chain is built.
+///
+/// It holds its downstream as `HeldDownstream`, a `Downstream?` passed as a generic argument, so
+/// that releasing it (in code not specialised for it) finds that optional's metadata in its own
+/// rather than looking it up at run time (see `OptionalSlot`).
 @usableFromInline
-internal final class FilteringSubscriber<Logic: FilterLogic, Downstream: Subscriber>:
-  HandlerSubscription, Subscriber
-where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
+internal final class FilteringSubscriber<Logic: FilterLogic, HeldDownstream: OptionalSlot>:
+  LockingHandlerSubscription, Subscriber
+where
+  HeldDownstream.Wrapped: Subscriber, HeldDownstream.Wrapped.Input == Logic.Output,
+  HeldDownstream.Wrapped.Failure == Logic.Failure
+{
+  @usableFromInline typealias Downstream = HeldDownstream.Wrapped
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
 
-  @usableFromInline let lock = StreamsLock()
   // Protected by `lock`: the lifecycle status (with the upstream subscription), the downstream,
   // released once terminated, and the demand still to add to the first request. `logic` is only
   // touched by the upstream's serialised calls.
@@ -98,7 +105,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   // already makes each access exclusive, and the runtime check costs two calls per access in the
   // unspecialised code that runs when upstreams call through `any Subscription`.
   @exclusivity(unchecked) @usableFromInline var status = FilteringStatus.awaitingSubscription
-  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var downstream: HeldDownstream
   @exclusivity(unchecked) @usableFromInline var demandAhead: Int
   @exclusivity(unchecked) @usableFromInline var logic: Logic
   @usableFromInline let demandMultiplier: Int
@@ -110,7 +117,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   override var operatorName: String { name }
 
   @inlinable
-  init(logic: Logic, downstream: Downstream, name: String) {
+  init<S: Subscriber>(logic: Logic, downstream: S, name: String) where HeldDownstream == S? {
     self.name = name
     self.logic = logic
     self.downstream = downstream
@@ -127,34 +134,34 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status, let downstream else {
-      lock.unlock()
+    lock()
+    guard case .awaitingSubscription = status, let downstream = downstream.wrapped else {
+      unlock()
       subscription.cancel()
       return
     }
     if logic.isExhausted {
       status = .terminated
-      self.downstream = nil
-      lock.unlock()
+      _ = self.downstream.take()
+      unlock()
       subscription.cancel()
       downstream.receive(subscription: Subscriptions.empty)
       downstream.receive(completion: .finished)
       return
     }
     status = .subscribed(subscription)
-    lock.unlock()
+    unlock()
     downstream.receive(subscription: self)
   }
 
   @inlinable
   func receive(_ input: Logic.Input) -> Subscribers.Demand {
-    lock.lock()
-    guard case .subscribed = status, let downstream else {
-      lock.unlock()
+    lock()
+    guard case .subscribed = status, let downstream = downstream.wrapped else {
+      unlock()
       return .none
     }
-    lock.unlock()
+    unlock()
     switch logic.receive(input) {
     case .emit(let output):
       return downstream.receive(output) * demandMultiplier
@@ -179,9 +186,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     switch completion {
     case .finished:
       if let last = logic.flush() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
+        lock()
+        let downstream = self.downstream.wrapped
+        unlock()
         _ = downstream?.receive(last)
       }
       terminate(with: .finished, cancellingUpstream: false)
@@ -193,29 +200,28 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   /// Passes the downstream's demand to the upstream (scaled by the logic).
   @inlinable
   func forward(_ demand: Subscribers.Demand) {
-    lock.lock()
+    lock()
     guard case .subscribed(let upstream) = status, demand > 0 else {
-      lock.unlock()
+      unlock()
       return
     }
     let ahead = demandAhead
     demandAhead = 0
-    lock.unlock()
+    unlock()
     upstream.request(demand * demandMultiplier + ahead)
   }
 
   /// The downstream cancelled: cancels the upstream and releases the downstream.
   @inlinable
   func stop() {
-    lock.lock()
+    lock()
     guard case .subscribed(let upstream) = status else {
-      lock.unlock()
+      unlock()
       return
     }
     status = .terminated
-    let downstream = self.downstream
-    self.downstream = nil
-    lock.unlock()
+    let downstream = self.downstream.take()
+    unlock()
     upstream.cancel()
     withExtendedLifetime(downstream) {}
   }
@@ -225,14 +231,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   func terminate(
     with completion: Subscribers.Completion<Logic.Failure>, cancellingUpstream: Bool
   ) {
-    lock.lock()
-    guard case .subscribed(let upstream) = status, let downstream else {
-      lock.unlock()
+    lock()
+    guard case .subscribed(let upstream) = status, let downstream = self.downstream.take() else {
+      unlock()
       return
     }
     status = .terminated
-    self.downstream = nil
-    lock.unlock()
+    unlock()
     if cancellingUpstream {
       upstream.cancel()
     }

@@ -31,13 +31,12 @@ internal struct EventHooks<Output, Failure: Error> {
 /// `request` and `cancel` through the handlers of ``HandlerSubscription``, specialised where the
 /// chain is built.
 @usableFromInline
-internal final class ObservingSubscriber<Downstream: Subscriber>: HandlerSubscription,
+internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandlerSubscription,
   Subscriber
 {
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
-  @usableFromInline let lock = StreamsLock()
   @usableFromInline let downstream: Downstream
   @usableFromInline let hooks: EventHooks<Downstream.Input, Downstream.Failure>
   // Protected by `lock`: the upstream subscription, nil before it arrives and once ended.
@@ -71,15 +70,15 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: HandlerSubscri
 
   @inlinable
   func receive(subscription: any Subscription) {
-    lock.lock()
+    lock()
     guard !hasSubscription else {
-      lock.unlock()
+      unlock()
       subscription.cancel()
       return
     }
     hasSubscription = true
     upstream = subscription
-    lock.unlock()
+    unlock()
     hooks.subscription?(subscription)
     downstream.receive(subscription: self)
   }
@@ -96,10 +95,10 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: HandlerSubscri
 
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.lock()
+    lock()
     let previous = upstream
     upstream = nil
-    lock.unlock()
+    unlock()
     withExtendedLifetime(previous) {}
     hooks.completion?(completion)
     downstream.receive(completion: completion)
@@ -108,9 +107,9 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: HandlerSubscri
   /// Reports the downstream's demand and passes it to the upstream.
   @inlinable
   func forward(_ demand: Subscribers.Demand) {
-    lock.lock()
+    lock()
     let upstream = self.upstream
-    lock.unlock()
+    unlock()
     guard let upstream else { return }
     hooks.request?(demand)
     upstream.request(demand)
@@ -119,10 +118,10 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: HandlerSubscri
   /// Reports the downstream's cancel and cancels the upstream, once.
   @inlinable
   func stop() {
-    lock.lock()
+    lock()
     let upstream = self.upstream
     self.upstream = nil
-    lock.unlock()
+    unlock()
     guard let upstream else { return }
     hooks.cancel?()
     upstream.cancel()
