@@ -12,7 +12,7 @@ import Foundation
 final class BenchmarkHarness {
   let isQuick: Bool
   private let filter: String?
-  private let usesThreadCPUTime: Bool
+  let usesThreadCPUTime: Bool
 
   init(arguments: [String]) {
     isQuick = arguments.contains("--quick")

@@ -63,7 +63,7 @@ enum DatasyncConnectionBenchmarks {
     var value = 0
     let writes = harness.scaled(5_000)
     var bestToLocalEvent = Double.infinity
-    harness.measureBatch(name, operations: writes) {
+    let roundTrip = harness.measureBatch(name, operations: writes) {
       var toLocalEvent: UInt64 = 0
       for _ in 0..<writes {
         value += 1
@@ -79,6 +79,34 @@ enum DatasyncConnectionBenchmarks {
       "datasync connection: write -> local event (part of the round trip)",
       value: bestToLocalEvent, unit: "ns/op")
     withExtendedLifetime(subscription) {}
+    // The floor of both, in the same run: the hand-off of one block to a queue and the wake-up
+    // of the waiting thread, which an idle machine makes slow (its cores sleep).
+    let floor = queueHop(harness, writes)
+    for (name, value) in [
+      ("write -> local event / one queue hop", bestToLocalEvent),
+      ("write -> local event -> ack round trip / one queue hop", roundTrip),
+    ] where floor.isFinite && value.isFinite && !harness.usesThreadCPUTime {
+      harness.report(
+        "datasync connection: \(name)", String(format: "%12.2f x", value / floor))
+    }
+  }
+
+  /// One block handed to a queue that signals the waiting thread, best of three rounds.
+  private static func queueHop(_ harness: BenchmarkHarness, _ hops: Int) -> Double {
+    let queue = DispatchQueue(label: "bench.hop")
+    let arrived = DispatchSemaphore(value: 0)
+    var best = Double.infinity
+    for _ in 0..<3 {
+      let start = DispatchTime.now().uptimeNanoseconds
+      for _ in 0..<hops {
+        queue.async { arrived.signal() }
+        waitOrFail(arrived, "the hop")
+      }
+      best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(hops))
+    }
+    harness.report(
+      "datasync connection: floor: one queue hop and the wake-up back", value: best, unit: "ns/op")
+    return best
   }
 
   /// 10,000 writes made offline (applied locally, queued), then sent on reconnection until the
