@@ -27,10 +27,18 @@ struct ClientCache {
     return Change(old: old, footprints: operation.footprints)
   }
 
-  /// Applies data from the back end under the pending writes.
-  mutating func applyServer(_ operation: WriteOperation) -> Change {
+  /// Applies data from the back end under the pending writes: `operation`, or, when the back
+  /// end gives it (`shared`), its new value at a listened path that covers the operation, which
+  /// shares the back end's storage.
+  mutating func applyServer(
+    _ operation: WriteOperation, shared: (listen: DatasyncPath, value: JSONValue)? = nil
+  ) -> Change {
     let old = visible
-    server = operation.applyingOptimistically(to: server)
+    if let shared {
+      server = server.setting(shared.value, at: shared.listen.keys)
+    } else {
+      server = operation.applyingOptimistically(to: server)
+    }
     if pending.isEmpty {
       visible = server
       return Change(old: old, footprints: operation.footprints)

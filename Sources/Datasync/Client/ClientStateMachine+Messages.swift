@@ -58,6 +58,11 @@ extension ClientStateMachine {
     case .changed(let operation):
       guard concernsAListen(operation) else { break }
       views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
+    case .changedSharing(let operation, let listen, let value):
+      // The listen may have ended meanwhile: the write itself then, as for `changed`.
+      let shared = listens[listen] != nil ? (listen, value) : nil
+      guard shared != nil || concernsAListen(operation) else { break }
+      views.events(of: cache.applyServer(operation, shared: shared), cache: cache, into: &effects)
     case .acknowledged(let identifier, _) where requests.isAwaitingAuthentication(identifier):
       _ = requests.takeAuthentication(identifier)
       token = nil

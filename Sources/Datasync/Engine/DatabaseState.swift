@@ -15,6 +15,9 @@ struct DatabaseState {
     var token: String?
     /// The identity the rules see as `auth`, nil when unauthenticated.
     var auth: DatasyncAuthentication?
+    /// Whether the client shares the back end's storage (in the same process): the writes it
+    /// listens to come with the new value of its listen (``BackEndMessage/changedSharing(_:listen:value:)``).
+    let sharesTree: Bool
     let deliver: @Sendable (BackEndMessage) -> Void
   }
 
@@ -52,12 +55,13 @@ struct DatabaseState {
 
   // MARK: Connections
 
-  /// Connects a client: from now on it receives messages through `deliver`, unauthenticated.
+  /// Connects a client: from now on it receives messages through `deliver`, unauthenticated;
+  /// with `sharesTree`, the writes it listens to come with the new value of its listen.
   mutating func attach(
-    _ client: ObjectIdentifier, deliver: @escaping @Sendable (BackEndMessage) -> Void,
-    clockOffset: TimeInterval
+    _ client: ObjectIdentifier, sharesTree: Bool = false,
+    deliver: @escaping @Sendable (BackEndMessage) -> Void, clockOffset: TimeInterval
   ) {
-    sessions[client] = Session(deliver: deliver)
+    sessions[client] = Session(sharesTree: sharesTree, deliver: deliver)
     deliver(.connected(clockOffset: clockOffset))
   }
 
@@ -166,7 +170,7 @@ struct DatabaseState {
     root = tree
     for (client, listens) in listenIndex.listens(touchedBy: announced) where client != writer {
       guard let session = sessions[client] else { continue }
-      for message in announced.messages(to: listens, in: tree) {
+      for message in announced.messages(to: listens, in: tree, sharing: session.sharesTree) {
         session.deliver(message)
       }
     }

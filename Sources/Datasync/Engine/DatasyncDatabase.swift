@@ -106,9 +106,17 @@ public final class DatasyncDatabase: @unchecked Sendable {
   // MARK: Connections
 
   /// Connects a client: from now on it receives messages through `deliver`, unauthenticated.
-  func attach(_ client: ObjectIdentifier, deliver: @escaping @Sendable (BackEndMessage) -> Void) {
+  /// A client in this process that keeps the data it listens to in memory passes
+  /// `sharingTree`: the writes it listens to then come with the new value of its listen
+  /// (``BackEndMessage/changedSharing(_:listen:value:)``), which shares this database's storage.
+  func attach(
+    _ client: ObjectIdentifier, sharingTree: Bool = false,
+    deliver: @escaping @Sendable (BackEndMessage) -> Void
+  ) {
     let offset = currentDate().timeIntervalSinceNow
-    lock.withLock { state.attach(client, deliver: deliver, clockOffset: offset) }
+    lock.withLock {
+      state.attach(client, sharesTree: sharingTree, deliver: deliver, clockOffset: offset)
+    }
   }
 
   /// Disconnects a client: its listens and its authentication are dropped and its disconnection

@@ -232,7 +232,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     isAttached = connected
     let client = ObjectIdentifier(self)
     if connected {
-      database.attach(client) { [weak self] message in self?.arrive(message) }
+      database.attach(client, sharingTree: true) { [weak self] message in self?.arrive(message) }
       let requests = held
       held = []
       for request in requests { database.handle(request, from: client) }

@@ -1,14 +1,25 @@
 /// How the back end tells listening clients about a write.
 extension WriteOperation {
   /// The messages that tell a client listening at `listens` about this write: the write itself
-  /// to a listen at or above its node; below it, to the outermost listens it touches, the part
-  /// of the write inside each (the new value of a listen that a set or a merge entry replaces,
-  /// the entries of a merge inside a listen re-rooted there). `tree` is the tree after the write.
-  func messages(to listens: Set<DatasyncPath>, in tree: JSONValue) -> [BackEndMessage] {
+  /// to a listen at or above its node (`sharing`: with the new value of the outermost such
+  /// listen); below it, to the outermost listens it touches, the part of the write inside each
+  /// (the new value of a listen that a set or a merge entry replaces, the entries of a merge
+  /// inside a listen re-rooted there). `tree` is the tree after the write.
+  func messages(to listens: Set<DatasyncPath>, in tree: JSONValue, sharing: Bool = false)
+    -> [BackEndMessage]
+  {
     var below: [DatasyncPath] = []
+    var covering: DatasyncPath?
     for listen in listens {
-      if listen.isAncestorOrSelf(of: path) { return [.changed(self)] }
-      if path.isAncestor(of: listen) && touches(listen) { below.append(listen) }
+      if listen.isAncestorOrSelf(of: path) {
+        guard sharing else { return [.changed(self)] }
+        if covering.map({ listen.depth < $0.depth }) ?? true { covering = listen }
+      } else if path.isAncestor(of: listen) && touches(listen) {
+        below.append(listen)
+      }
+    }
+    if let covering {
+      return [.changedSharing(self, listen: covering, value: tree.value(at: covering.keys))]
     }
     return below.filter { listen in !below.contains { $0.isAncestor(of: listen) } }
       .map { .changed(restricted(to: $0, in: tree)) }

@@ -10,6 +10,11 @@ enum BackEndMessage: Sendable {
   case listenData(DatasyncPath, JSONValue)
   /// Another client's write (or a disconnection write) that touches a listened path.
   case changed(WriteOperation)
+  /// A write as in ``changed(_:)``, at or below the client's outermost listen covering it,
+  /// `listen`, with the back end's whole new value there: a client in the same process as the
+  /// back end takes that value, which shares the back end's storage, instead of applying the
+  /// write to its own copy (a copy of the path to the write, and a second copy of the data).
+  case changedSharing(WriteOperation, listen: DatasyncPath, value: JSONValue)
   /// The client's own write was applied; `announced` is what was written (server values resolved,
   /// increments as the resulting value), nil for registrations and cancellations.
   case acknowledged(RequestIdentifier, announced: WriteOperation?)
