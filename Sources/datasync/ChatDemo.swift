@@ -212,9 +212,20 @@ final class FeedMonitor: @unchecked Sendable {
     lock.withLock {
       var snapshot = figures
       if checkingKeys, let latest {
-        let keys = latest.keys
-        snapshot.isOrdered = zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }
-        snapshot.duplicates += keys.count - Set(keys).count
+        // One pass, no copy of the keys: in a feed in key order, a duplicate sits next to its
+        // twin.
+        var previous: WebcomKey?
+        var isSorted = true
+        var adjacentTwins = 0
+        for (key, _) in latest {
+          if let previous {
+            if key == previous { adjacentTwins += 1 } else if key < previous { isSorted = false }
+          }
+          previous = key
+        }
+        snapshot.isOrdered = isSorted && adjacentTwins == 0
+        snapshot.duplicates +=
+          isSorted ? adjacentTwins : latest.count - Set(latest.lazy.map(\.key)).count
       }
       return snapshot
     }
