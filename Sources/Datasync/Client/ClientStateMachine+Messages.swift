@@ -142,14 +142,7 @@ extension ClientStateMachine {
   /// Whether a listen, complete or not, or data kept by an ended subscription is at, above or
   /// below a path.
   private func isListened(atOrAround path: DatasyncPath) -> Bool {
-    guard !listens.isEmpty || !keptPaths.isEmpty else { return false }
-    var node: DatasyncPath? = path
-    while let current = node {
-      if listens[current] != nil || keptPaths.contains(current) { return true }
-      node = current.parent
-    }
-    return listens.keys.contains { path.isAncestor(of: $0) }
-      || keptPaths.contains { path.isAncestor(of: $0) }
+    listens.keys.contains { path.overlaps($0) } || keptPaths.contains { path.overlaps($0) }
   }
 
   /// Fails the authentication requests waiting for the back end (those not sent yet too when

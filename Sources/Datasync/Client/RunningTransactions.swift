@@ -23,9 +23,7 @@ struct RunningTransactions {
 
   /// Whether a running transaction's node is at, above or below `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
-    transactions.values.contains {
-      path.isAncestorOrSelf(of: $0.path) || $0.path.isAncestor(of: path)
-    }
+    transactions.values.contains { path.overlaps($0.path) }
   }
 
   /// Whether a plain write aborted a transaction (true also once it ended).
@@ -45,9 +43,7 @@ struct RunningTransactions {
     case .increment, .compareAndSet: return
     }
     for (token, transaction) in transactions
-    where written.contains(where: {
-      $0.isAncestorOrSelf(of: transaction.path) || transaction.path.isAncestor(of: $0)
-    }) {
+    where written.contains(where: { $0.overlaps(transaction.path) }) {
       transactions[token]?.isAborted = true
     }
   }

@@ -75,6 +75,13 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
     keys.count <= other.keys.count && other.keys.starts(with: keys)
   }
 
+  /// Whether this path is `other`, one of its ancestors or one of its descendants: data at one
+  /// may change with data at the other.
+  func overlaps(_ other: DatasyncPath) -> Bool {
+    keys.count <= other.keys.count
+      ? other.keys.starts(with: keys) : keys.starts(with: other.keys)
+  }
+
   /// The keys leading from `ancestor` (which must be this path or one of its ancestors) to this
   /// path.
   func relative(to ancestor: DatasyncPath) -> ArraySlice<WebcomKey> {

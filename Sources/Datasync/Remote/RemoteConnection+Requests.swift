@@ -15,11 +15,7 @@ extension RemoteConnection {
 
   /// Whether a stream at `location` announces (part of) a write.
   func covers(_ location: DatasyncPath, _ write: WriteOperation) -> Bool {
-    Self.overlaps(location, write.path)
-  }
-
-  static func overlaps(_ lhs: DatasyncPath, _ rhs: DatasyncPath) -> Bool {
-    lhs.isAncestorOrSelf(of: rhs) || rhs.isAncestor(of: lhs)
+    location.overlaps(write.path)
   }
 
   /// Sends the request at the head of the pipeline, when connected and none is in flight.

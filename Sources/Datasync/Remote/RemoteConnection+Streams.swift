@@ -144,7 +144,7 @@ extension RemoteConnection {
       case .patch(let path, let entries): operation = .merge(path, entries)
       default: return
       }
-      if let write = inFlightWrite, Self.overlaps(operation.path, write.path) {
+      if let write = inFlightWrite, operation.path.overlaps(write.path) {
         inFlight?.announced.append((stream.location, operation))
         if case .increment = write {
           inFlight?.held.append(operation)
