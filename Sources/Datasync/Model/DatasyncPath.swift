@@ -106,8 +106,17 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   private func resolving(_ relative: String, utf8: UnsafeBufferPointer<UInt8>)
     -> Result<DatasyncPath, WebcomError>
   {
-    var keys = self.keys
-    keys.reserveCapacity(keys.count + 8)
+    // Room for every segment, so that a path of plain keys (all but `.`, `..` and empty
+    // segments) is built in one array of its exact size.
+    var segmentCount = 0
+    var previous = UInt8(ascii: "/")
+    for byte in utf8 {
+      if previous == UInt8(ascii: "/") && byte != UInt8(ascii: "/") { segmentCount += 1 }
+      previous = byte
+    }
+    var keys: [WebcomKey] = []
+    keys.reserveCapacity(self.keys.count + segmentCount)
+    keys.append(contentsOf: self.keys)
     var segmentStart = 0
     for index in 0...utf8.count {
       guard index == utf8.count || utf8[index] == UInt8(ascii: "/") else { continue }
