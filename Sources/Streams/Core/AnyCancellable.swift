@@ -50,6 +50,13 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     target = .cancellable(canceller)
   }
 
+  /// A cancellable with nothing left to cancel: what a subscription that already ended at once
+  /// (as `sink` on `Just` does) returns, still an object of its own for `store(in:)`.
+  @usableFromInline
+  internal init() {
+    target = nil
+  }
+
   deinit {
     if !isCancelled.load(ordering: .acquiring) {
       target?.cancel()

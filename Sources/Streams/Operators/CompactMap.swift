@@ -8,7 +8,7 @@ extension Publisher {
   /// let cancellable = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }  // 1, 3
   /// ```
   @inlinable
-  public func compactMap<T>(_ transform: @escaping (Output) -> T?)
+  public consuming func compactMap<T>(_ transform: @escaping (Output) -> T?)
     -> Publishers.CompactMap<
       Self, T
     >
@@ -20,7 +20,7 @@ extension Publisher {
   ///
   /// If `transform` throws, the upstream is cancelled and the publisher fails with the error.
   @inlinable
-  public func tryCompactMap<T>(
+  public consuming func tryCompactMap<T>(
     _ transform: @escaping (Output) throws -> T?
   ) -> Publishers.TryCompactMap<Self, T> {
     Publishers.TryCompactMap(upstream: self, transform: transform)
@@ -30,7 +30,7 @@ extension Publisher {
 extension Publishers.CompactMap {
   /// Fuses two consecutive compact maps into one.
   @inlinable
-  public func compactMap<T>(
+  public consuming func compactMap<T>(
     _ next: @escaping (Output) -> T?
   ) -> Publishers.CompactMap<Upstream, T> {
     let first = transform
@@ -39,7 +39,9 @@ extension Publishers.CompactMap {
 
   /// Fuses a compact map and the map after it into one compact map.
   @inlinable
-  public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+  public consuming func map<T>(_ next: @escaping (Output) -> T)
+    -> Publishers.CompactMap<Upstream, T>
+  {
     let first = transform
     return Publishers.CompactMap(upstream: upstream) { first($0).map(next) }
   }
@@ -48,7 +50,7 @@ extension Publishers.CompactMap {
 extension Publishers.TryCompactMap {
   /// Fuses an error-throwing compact map and the compact map after it into one.
   @inlinable
-  public func compactMap<T>(
+  public consuming func compactMap<T>(
     _ next: @escaping (Output) throws -> T?
   ) -> Publishers.TryCompactMap<Upstream, T> {
     let first = transform

@@ -9,7 +9,7 @@ extension Publisher {
   /// let cancellable = (1...4).publisher.dropFirst(2).sink { print($0) }  // 3, 4
   /// ```
   @inlinable
-  public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
+  public consuming func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
     Publishers.Drop(upstream: self, count: Swift.max(0, count))
   }
 }

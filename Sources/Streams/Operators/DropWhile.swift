@@ -8,14 +8,16 @@ extension Publisher {
   /// let cancellable = [1, 2, 5, 1].publisher.drop { $0 < 3 }.sink { print($0) }  // 5, 1
   /// ```
   @inlinable
-  public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
+  public consuming func drop(while predicate: @escaping (Output) -> Bool)
+    -> Publishers.DropWhile<Self>
+  {
     Publishers.DropWhile(upstream: self, predicate: predicate)
   }
 
   /// Drops values while an error-throwing `predicate` holds, then delivers every value; if
   /// `predicate` throws, the upstream is cancelled and the publisher fails.
   @inlinable
-  public func tryDrop(
+  public consuming func tryDrop(
     while predicate: @escaping (Output) throws -> Bool
   ) -> Publishers.TryDropWhile<Self> {
     Publishers.TryDropWhile(upstream: self, predicate: predicate)

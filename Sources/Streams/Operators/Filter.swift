@@ -8,7 +8,8 @@ extension Publisher {
   /// let cancellable = (1...6).publisher.filter { $0.isMultiple(of: 2) }.sink { print($0) }  // 2, 4, 6
   /// ```
   @inlinable
-  public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+  public consuming func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self>
+  {
     Publishers.Filter(upstream: self, isIncluded: isIncluded)
   }
 
@@ -16,7 +17,7 @@ extension Publisher {
   ///
   /// If `isIncluded` throws, the upstream is cancelled and the publisher fails with the error.
   @inlinable
-  public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool)
+  public consuming func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool)
     -> Publishers.TryFilter<
       Self
     >
@@ -28,14 +29,14 @@ extension Publisher {
 extension Publishers.Filter {
   /// Fuses two consecutive filters into one.
   @inlinable
-  public func filter(_ next: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+  public consuming func filter(_ next: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
     let first = isIncluded
     return Publishers.Filter(upstream: upstream) { first($0) && next($0) }
   }
 
   /// Fuses a filter and the error-throwing filter after it into one `TryFilter`.
   @inlinable
-  public func tryFilter(
+  public consuming func tryFilter(
     _ next: @escaping (Output) throws -> Bool
   ) -> Publishers.TryFilter<Upstream> {
     let first = isIncluded
@@ -46,14 +47,15 @@ extension Publishers.Filter {
 extension Publishers.TryFilter {
   /// Fuses an error-throwing filter and the filter after it into one `TryFilter`.
   @inlinable
-  public func filter(_ next: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+  public consuming func filter(_ next: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream>
+  {
     let first = isIncluded
     return Publishers.TryFilter(upstream: upstream) { try first($0) && next($0) }
   }
 
   /// Fuses two consecutive error-throwing filters into one.
   @inlinable
-  public func tryFilter(
+  public consuming func tryFilter(
     _ next: @escaping (Output) throws -> Bool
   ) -> Publishers.TryFilter<Upstream> {
     let first = isIncluded

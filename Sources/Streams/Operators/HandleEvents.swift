@@ -14,7 +14,7 @@ extension Publisher {
   ///   .sink { _ in }
   /// ```
   @inlinable
-  public func handleEvents(
+  public consuming func handleEvents(
     receiveSubscription: ((any Subscription) -> Void)? = nil,
     receiveOutput: ((Output) -> Void)? = nil,
     receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,

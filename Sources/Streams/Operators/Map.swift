@@ -7,7 +7,7 @@ extension Publisher {
   /// let cancellable = (1...3).publisher.map { $0 * 10 }.sink { print($0) }   // 10, 20, 30
   /// ```
   @inlinable
-  public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+  public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
     Publishers.Map(upstream: self, transform: transform)
   }
 
@@ -17,7 +17,8 @@ extension Publisher {
   /// let cancellable = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0) }  // 1, 0, 3
   /// ```
   @inlinable
-  public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+  public consuming func replaceNil<T>(with output: T) -> Publishers.Map<Self, T>
+  where Output == T? {
     Publishers.Map(upstream: self) { $0 ?? output }
   }
 }
@@ -25,14 +26,16 @@ extension Publisher {
 extension Publishers.Map {
   /// Fuses two consecutive maps into one.
   @inlinable
-  public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+  public consuming func map<T>(_ next: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
     let first = transform
     return Publishers.Map(upstream: upstream) { next(first($0)) }
   }
 
   /// Fuses a map and the error-throwing map after it into one `TryMap`.
   @inlinable
-  public func tryMap<T>(_ next: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+  public consuming func tryMap<T>(_ next: @escaping (Output) throws -> T)
+    -> Publishers.TryMap<Upstream, T>
+  {
     let first = transform
     return Publishers.TryMap(upstream: upstream) { try next(first($0)) }
   }

@@ -7,7 +7,7 @@ extension Publisher {
   /// let cancellable = ["a", "b", "c"].publisher.output(at: 1).sink { print($0) }  // b
   /// ```
   @inlinable
-  public func output(at index: Int) -> Publishers.Output<Self> {
+  public consuming func output(at index: Int) -> Publishers.Output<Self> {
     Publishers.Output(upstream: self, range: index < 0 ? 0..<0 : index..<(index + 1))
   }
 
@@ -21,7 +21,7 @@ extension Publisher {
   /// Whether Combine finishes right after the last value of the range or only when the next
   /// upstream value arrives could not be established; this finishes right after it.
   @inlinable
-  public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self>
+  public consuming func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self>
   where R.Bound == Int {
     let relative = range.relative(to: 0..<Int.max)
     let lower = Swift.max(0, relative.lowerBound)
@@ -32,7 +32,7 @@ extension Publisher {
   ///
   /// `prefix(0)` (or a negative length) finishes at once.
   @inlinable
-  public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
+  public consuming func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
     Publishers.Output(upstream: self, range: 0..<Swift.max(0, maxLength))
   }
 }

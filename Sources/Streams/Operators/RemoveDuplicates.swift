@@ -7,7 +7,7 @@ extension Publisher where Output: Equatable {
   /// let cancellable = [1, 1, 2, 2, 1].publisher.removeDuplicates().sink { print($0) }  // 1, 2, 1
   /// ```
   @inlinable
-  public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+  public consuming func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
     Publishers.RemoveDuplicates(upstream: self, predicate: ==)
   }
 }
@@ -19,7 +19,7 @@ extension Publisher {
   /// - Parameter predicate: returns true when its second argument (the new value) duplicates its
   ///   first (the previously delivered value), in which case the new value is dropped.
   @inlinable
-  public func removeDuplicates(
+  public consuming func removeDuplicates(
     by predicate: @escaping (Output, Output) -> Bool
   ) -> Publishers.RemoveDuplicates<Self> {
     Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
@@ -28,7 +28,7 @@ extension Publisher {
   /// Delivers only values that an error-throwing `predicate` does not consider duplicates of the
   /// previously delivered value; if `predicate` throws, the upstream is cancelled and the publisher fails.
   @inlinable
-  public func tryRemoveDuplicates(
+  public consuming func tryRemoveDuplicates(
     by predicate: @escaping (Output, Output) throws -> Bool
   ) -> Publishers.TryRemoveDuplicates<Self> {
     Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)

@@ -9,7 +9,7 @@ extension Publisher {
   /// let safe = fetchCount().replaceError(with: 0)
   /// ```
   @inlinable
-  public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
+  public consuming func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
     Publishers.ReplaceError(upstream: self, output: output)
   }
 }

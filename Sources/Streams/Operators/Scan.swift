@@ -8,7 +8,7 @@ extension Publisher {
   /// let cancellable = (1...4).publisher.scan(0, +).sink { print($0) }  // 1, 3, 6, 10
   /// ```
   @inlinable
-  public func scan<T>(
+  public consuming func scan<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
   ) -> Publishers.Scan<Self, T> {
     Publishers.Scan(
@@ -19,7 +19,7 @@ extension Publisher {
   ///
   /// If `nextPartialResult` throws, the upstream is cancelled and the publisher fails.
   @inlinable
-  public func tryScan<T>(
+  public consuming func tryScan<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
   ) -> Publishers.TryScan<Self, T> {
     Publishers.TryScan(

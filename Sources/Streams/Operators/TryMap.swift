@@ -8,7 +8,9 @@ extension Publisher {
   /// let parsed = strings.tryMap { try JSONDecoder().decode(Item.self, from: Data($0.utf8)) }
   /// ```
   @inlinable
-  public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+  public consuming func tryMap<T>(_ transform: @escaping (Output) throws -> T)
+    -> Publishers.TryMap<Self, T>
+  {
     Publishers.TryMap(upstream: self, transform: transform)
   }
 }
@@ -16,14 +18,16 @@ extension Publisher {
 extension Publishers.TryMap {
   /// Fuses an error-throwing map and the map after it into one `TryMap`.
   @inlinable
-  public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+  public consuming func map<T>(_ next: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
     let first = transform
     return Publishers.TryMap(upstream: upstream) { next(try first($0)) }
   }
 
   /// Fuses two consecutive error-throwing maps into one.
   @inlinable
-  public func tryMap<T>(_ next: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+  public consuming func tryMap<T>(_ next: @escaping (Output) throws -> T)
+    -> Publishers.TryMap<Upstream, T>
+  {
     let first = transform
     return Publishers.TryMap(upstream: upstream) { try next(try first($0)) }
   }

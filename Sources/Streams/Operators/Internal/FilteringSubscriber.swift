@@ -68,10 +68,14 @@ extension FilterLogic where UpstreamFailure == Failure {
 /// Where a ``FilteringSubscriber`` stands with its upstream. A type of its own rather than one
 /// nested in the generic class, so that releasing a subscriber (in code not specialised for it)
 /// needs no run-time metadata for it.
+///
+/// A trivial enum, with the subscription kept beside it, rather than an enum carrying the
+/// subscription: testing the case of an enum whose payload is an existential copies and destroys
+/// the payload (through its witnesses), which every value and every cancel paid.
 @usableFromInline
-internal enum FilteringStatus {
+internal enum FilteringPhase {
   case awaitingSubscription
-  case subscribed(any Subscription)
+  case subscribed
   case terminated
 }
 
@@ -98,13 +102,14 @@ where
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
 
-  // Protected by `lock`: the lifecycle status (with the upstream subscription), the downstream,
-  // released once terminated, and the demand still to add to the first request. `logic` is only
-  // touched by the upstream's serialised calls.
+  // Protected by `lock`: the lifecycle phase, the upstream subscription (set while subscribed),
+  // the downstream, released once terminated, and the demand still to add to the first request.
+  // `logic` is only touched by the upstream's serialised calls.
   // They are `@exclusivity(unchecked)`: the lock (or the upstream's serialisation, for `logic`)
   // already makes each access exclusive, and the runtime check costs two calls per access in the
   // unspecialised code that runs when upstreams call through `any Subscription`.
-  @exclusivity(unchecked) @usableFromInline var status = FilteringStatus.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var phase = FilteringPhase.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
   @exclusivity(unchecked) @usableFromInline var downstream: HeldDownstream
   @exclusivity(unchecked) @usableFromInline var demandAhead: Int
   @exclusivity(unchecked) @usableFromInline var logic: Logic
@@ -135,13 +140,13 @@ where
   @inlinable
   func receive(subscription: any Subscription) {
     lock()
-    guard case .awaitingSubscription = status, let downstream = downstream.wrapped else {
+    guard phase == .awaitingSubscription, let downstream = downstream.wrapped else {
       unlock()
       subscription.cancel()
       return
     }
     if logic.isExhausted {
-      status = .terminated
+      phase = .terminated
       _ = self.downstream.take()
       unlock()
       subscription.cancel()
@@ -149,7 +154,8 @@ where
       downstream.receive(completion: .finished)
       return
     }
-    status = .subscribed(subscription)
+    phase = .subscribed
+    upstream = subscription
     unlock()
     downstream.receive(subscription: self)
   }
@@ -157,7 +163,7 @@ where
   @inlinable
   func receive(_ input: Logic.Input) -> Subscribers.Demand {
     lock()
-    guard case .subscribed = status, let downstream = downstream.wrapped else {
+    guard phase == .subscribed, let downstream = downstream.wrapped else {
       unlock()
       return .none
     }
@@ -201,7 +207,7 @@ where
   @inlinable
   func forward(_ demand: Subscribers.Demand) {
     lock()
-    guard case .subscribed(let upstream) = status, demand > 0 else {
+    guard phase == .subscribed, demand > 0, let upstream = self.upstream else {
       unlock()
       return
     }
@@ -215,11 +221,11 @@ where
   @inlinable
   func stop() {
     lock()
-    guard case .subscribed(let upstream) = status else {
+    guard phase == .subscribed, let upstream = self.upstream.take() else {
       unlock()
       return
     }
-    status = .terminated
+    phase = .terminated
     let downstream = self.downstream.take()
     unlock()
     upstream.cancel()
@@ -232,14 +238,15 @@ where
     with completion: Subscribers.Completion<Logic.Failure>, cancellingUpstream: Bool
   ) {
     lock()
-    guard case .subscribed(let upstream) = status, let downstream = self.downstream.take() else {
+    guard phase == .subscribed, let downstream = self.downstream.take() else {
       unlock()
       return
     }
-    status = .terminated
+    phase = .terminated
+    let upstream = self.upstream.take()
     unlock()
     if cancellingUpstream {
-      upstream.cancel()
+      upstream?.cancel()
     }
     downstream.receive(completion: completion)
   }
