@@ -18,12 +18,7 @@ if harness.includes("bytes per leaf"),
 {
   harness.report("foundations: resident bytes per leaf at 1M leaves", value: bytes, unit: "bytes")
 }
-// Its set-up builds objects of 1M children: skipped when no foundations case is asked for.
-if harness.includes("foundations:") {
-  DatasyncFoundationBenchmarks.run { name, iterations, body in
-    harness.measure(name, iterations: iterations, body)
-  }
-}
+DatasyncFoundationBenchmarks.run(harness)
 DatasyncFoundationBenchmarks.runDecoding(harness)
 DatasyncRulesBenchmarks.run(harness)
 runDatasyncEngineBenchmarks(includes: harness.includes) { name, iterations, body in
