@@ -52,7 +52,6 @@ struct ListenIndex {
   {
     var found: [ObjectIdentifier: Set<DatasyncPath>] = [:]
     var keys: [WebcomKey] = []
-    keys.reserveCapacity(DatasyncPath.maximumDepth)
     var node = root
     Self.collect(node, at: keys, excluding: excluded, into: &found)
     for key in write.path.keys {
