@@ -12,4 +12,11 @@ struct CallbackTarget<T>: @unchecked Sendable {
     let box = UncheckedBox((then, result))
     queue.async { box.value.0(box.value.1) }
   }
+
+  /// The client answer that delivers its result, mapped by `transform`, to `then`; nil without
+  /// `then`, so that a caller who does not wait leaves no answer waiting in the client.
+  func answer(_ transform: @escaping @Sendable (JSONValue) -> T) -> DatasyncClient.Answer? {
+    guard then != nil else { return nil }
+    return { result in deliver(result.map(transform)) }
+  }
 }

@@ -159,9 +159,9 @@ extension DatasyncNode {
     }
     let context = self.context
     do throws(WebcomError) {
-      try client.write(.increment(location, start: startValue, step: step)) { result in
-        target.deliver(result.map(context.value))
-      }
+      try client.write(
+        .increment(location, start: startValue, step: step),
+        answer: target.answer { context.value($0) })
     } catch {
       target.deliver(.failure(error))
     }
@@ -262,7 +262,7 @@ extension DatasyncNode {
   func perform(_ operation: WriteOperation, at time: DatasyncTime, target: CallbackTarget<Void>)
     -> Bool
   {
-    let answer: DatasyncClient.Answer = { result in target.deliver(result.map { _ in }) }
+    let answer = target.answer { _ in }
     do throws(WebcomError) {
       switch time {
       case .now:

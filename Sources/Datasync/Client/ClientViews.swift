@@ -20,6 +20,11 @@ struct ClientViews {
     let sequence: UInt64
 
     func wants(_ single: DatasyncEventType) -> Bool { eventType.contains(single) }
+
+    /// Whether the subscriber asked for acknowledgement events (of the value or of children).
+    var wantsAcknowledgements: Bool {
+      wants(.valueAcknowledgement) || wants(.childAcknowledgement)
+    }
   }
 
   /// The subscriptions sharing one (path, constraint).
@@ -35,6 +40,9 @@ struct ClientViews {
 
   private var views: [Key: View] = [:]
   private var keyOfSubscription: [SubscriptionIdentifier: Key] = [:]
+  /// The number of subscribers, in every view, that asked for acknowledgement events: a write
+  /// looks for the views to acknowledge only when there are some.
+  private var acknowledgementSubscriberCount = 0
 
   var isEmpty: Bool { views.isEmpty }
 
@@ -45,6 +53,7 @@ struct ClientViews {
   /// sequence, complete when `isCompleteIfNew`) when it is the first. Returns the view.
   mutating func add(_ subscriber: Subscriber, to key: Key, isCompleteIfNew: Bool) -> View {
     keyOfSubscription[subscriber.identifier] = key
+    if subscriber.wantsAcknowledgements { acknowledgementSubscriberCount += 1 }
     let newView = View(
       path: key.path, constraint: key.constraint, sequence: subscriber.sequence,
       isComplete: isCompleteIfNew)
@@ -55,7 +64,11 @@ struct ClientViews {
   /// Removes a subscriber; returns the key of its view when the view went with it.
   mutating func remove(_ identifier: SubscriptionIdentifier) -> Key? {
     guard let key = keyOfSubscription.removeValue(forKey: identifier) else { return nil }
-    views[key]?.subscribers.removeAll { $0.identifier == identifier }
+    if let index = views[key]?.subscribers.firstIndex(where: { $0.identifier == identifier }),
+      let removed = views[key]?.subscribers.remove(at: index), removed.wantsAcknowledgements
+    {
+      acknowledgementSubscriberCount -= 1
+    }
     guard views[key]?.subscribers.isEmpty == true else { return nil }
     views[key] = nil
     return key
@@ -70,6 +83,7 @@ struct ClientViews {
       views[key] = nil
       for subscriber in view.subscribers {
         keyOfSubscription[subscriber.identifier] = nil
+        if subscriber.wantsAcknowledgements { acknowledgementSubscriberCount -= 1 }
         identifiers.append(subscriber.identifier)
       }
     }
@@ -173,10 +187,9 @@ struct ClientViews {
   func acknowledgements(
     of footprints: [ChangeFootprint], cache: ClientCache, into effects: inout [ClientEffect]
   ) {
+    guard acknowledgementSubscriberCount > 0 else { return }
     let touchedViews = touched(by: footprints.map(ChangeEffect.init(footprint:))) { view in
-      view.subscribers.contains {
-        $0.wants(.valueAcknowledgement) || $0.wants(.childAcknowledgement)
-      }
+      view.subscribers.contains(where: \.wantsAcknowledgements)
     }
     var valueAcknowledgements: [(View, EventRecord)] = []
     for (view, relevance) in touchedViews {

@@ -69,7 +69,11 @@ struct PendingWrites {
     let write = writes[index]
     if index == start {
       start += 1
-      if start > 64 && start * 2 > writes.count {
+      if start == writes.count {
+        // The last pending write went: release the storage at once.
+        writes = []
+        start = 0
+      } else if start > 64 && start * 2 > writes.count {
         writes.removeFirst(start)
         start = 0
       }

@@ -168,7 +168,7 @@ struct DatabaseState {
     _ tree: JSONValue, announcing announced: WriteOperation, except writer: ObjectIdentifier?
   ) {
     root = tree
-    for (client, listens) in listenIndex.listens(touchedBy: announced) where client != writer {
+    for (client, listens) in listenIndex.listens(touchedBy: announced, excluding: writer) {
       guard let session = sessions[client] else { continue }
       for message in announced.messages(to: listens, in: tree, sharing: session.sharesTree) {
         session.deliver(message)

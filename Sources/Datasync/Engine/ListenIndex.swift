@@ -45,21 +45,23 @@ struct ListenIndex {
 
   /// The listens a write may change, by client: those at or above the written node, and those
   /// below it inside what it writes (below the node for a set; at, above or below an entry's
-  /// location for a merge).
-  func listens(touchedBy write: WriteOperation) -> [ObjectIdentifier: Set<DatasyncPath>] {
+  /// location for a merge). The listens of `excluded` (the writer, which is not told of its own
+  /// write) are left out.
+  func listens(touchedBy write: WriteOperation, excluding excluded: ObjectIdentifier? = nil)
+    -> [ObjectIdentifier: Set<DatasyncPath>]
+  {
     var found: [ObjectIdentifier: Set<DatasyncPath>] = [:]
     var keys: [WebcomKey] = []
-    keys.reserveCapacity(DatasyncPath.maximumDepth)
     var node = root
-    Self.collect(node, at: keys, into: &found)
+    Self.collect(node, at: keys, excluding: excluded, into: &found)
     for key in write.path.keys {
       guard let child = node.children[key] else { return found }
       keys.append(key)
       node = child
-      Self.collect(node, at: keys, into: &found)
+      Self.collect(node, at: keys, excluding: excluded, into: &found)
     }
     guard case .merge(_, let entries) = write else {
-      Self.collectBelow(node, at: &keys, into: &found)
+      Self.collectBelow(node, at: &keys, excluding: excluded, into: &found)
       return found
     }
     let nodeDepth = keys.count
@@ -69,32 +71,36 @@ struct ListenIndex {
         current = current?.children[key]
         guard let current else { break }
         keys.append(key)
-        Self.collect(current, at: keys, into: &found)
+        Self.collect(current, at: keys, excluding: excluded, into: &found)
       }
-      if let current { Self.collectBelow(current, at: &keys, into: &found) }
+      if let current { Self.collectBelow(current, at: &keys, excluding: excluded, into: &found) }
       keys.removeSubrange(nodeDepth...)
     }
     return found
   }
 
-  /// Adds the listens of a node.
+  /// Adds the listens of a node but those of `excluded`; makes their path only when there are
+  /// some.
   private static func collect(
-    _ node: Node, at keys: [WebcomKey], into found: inout [ObjectIdentifier: Set<DatasyncPath>]
+    _ node: Node, at keys: [WebcomKey], excluding excluded: ObjectIdentifier?,
+    into found: inout [ObjectIdentifier: Set<DatasyncPath>]
   ) {
-    guard !node.clients.isEmpty else { return }
+    guard node.clients.contains(where: { $0 != excluded }) else { return }
     let path = DatasyncPath(validatedKeys: keys)
-    for client in node.clients { found[client, default: []].insert(path) }
+    for client in node.clients where client != excluded {
+      found[client, default: []].insert(path)
+    }
   }
 
-  /// Adds the listens strictly below a node.
+  /// Adds the listens strictly below a node but those of `excluded`.
   private static func collectBelow(
-    _ node: Node, at keys: inout [WebcomKey],
+    _ node: Node, at keys: inout [WebcomKey], excluding excluded: ObjectIdentifier?,
     into found: inout [ObjectIdentifier: Set<DatasyncPath>]
   ) {
     for (key, child) in node.children {
       keys.append(key)
-      collect(child, at: keys, into: &found)
-      collectBelow(child, at: &keys, into: &found)
+      collect(child, at: keys, excluding: excluded, into: &found)
+      collectBelow(child, at: &keys, excluding: excluded, into: &found)
       keys.removeLast()
     }
   }

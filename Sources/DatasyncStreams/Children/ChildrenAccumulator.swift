@@ -32,11 +32,11 @@ struct ChildrenAccumulator<Value> {
     let key = event.key
     if removal {
       children = children.removing(key)
-      undecodable.remove(key)
+      forgetUndecodable(key)
     } else if addition || change {
       if let value = decode(event.value) {
         children = children.setting(value, for: key)
-        undecodable.remove(key)
+        forgetUndecodable(key)
       } else {
         children = children.removing(key)
         undecodable.insert(key)
@@ -45,6 +45,11 @@ struct ChildrenAccumulator<Value> {
       return
     }
     touched.append(key)
+  }
+
+  /// Drops a key from the undecodable ones; hashes it only when there are some.
+  private mutating func forgetUndecodable(_ key: WebcomKey) {
+    if !undecodable.isEmpty { undecodable.remove(key) }
   }
 
   /// Marks the end of a write (or of the initial load): the children as they are now are due

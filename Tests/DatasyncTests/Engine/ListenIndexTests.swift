@@ -66,6 +66,11 @@ import Testing
         if !touched.isEmpty { expected[client] = touched }
       }
       #expect(index.listens(touchedBy: write) == expected, "round \(round): \(write.path)")
+      let writer = ObjectIdentifier(clients.randomElement(using: &generator)!)
+      expected[writer] = nil
+      #expect(
+        index.listens(touchedBy: write, excluding: writer) == expected,
+        "round \(round): \(write.path) excluding its writer")
     }
   }
 
