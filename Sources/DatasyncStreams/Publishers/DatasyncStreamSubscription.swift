@@ -26,6 +26,10 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
     queue = DispatchQueue(label: label)
   }
 
+  func lockDelivery() { lock.lock() }
+
+  func unlockDelivery() { lock.unlock() }
+
   /// Runs `handler` when the stream is cancelled or completes; at once if that already happened.
   func onTermination(_ handler: @escaping () -> Void) {
     lock.lock()

@@ -5,17 +5,19 @@
 /// delivery in progress leaves its value in the queue, and the delivering thread drains the queue
 /// before it lets go. No lock is held while calling out.
 ///
-/// Conforming types hold `lock` and `delivery` as stored properties and change `delivery` only
-/// under the lock; the methods here are `@inlinable`, so they are specialised with the conforming
+/// Conforming types hold `delivery` as a stored property and change it only under the lock taken
+/// by ``lockDelivery()`` (a subject's subscription keeps that lock in the object itself); the methods here are `@inlinable`, so they are specialised with the conforming
 /// type where it is used. Methods whose name ends in `AndUnlock` are entered with the lock held and
 /// return with it released (an asymmetric pair kept for speed on the delivery path).
 @usableFromInline
 package protocol DeliveringSubscription: AnyObject {
   associatedtype Downstream: Subscriber
 
-  /// Guards `delivery` and the state of the conforming type.
-  var lock: StreamsLock { get }
-  /// The downstream side, guarded by `lock`.
+  /// Takes the lock that guards `delivery` and the state of the conforming type.
+  func lockDelivery()
+  /// Releases the lock taken by ``lockDelivery()``.
+  func unlockDelivery()
+  /// The downstream side, guarded by the delivery lock.
   var delivery: DeliveryState<Downstream> { get set }
 
   /// The downstream received a value and returned `more` (already added to the demand). Called
@@ -37,10 +39,10 @@ extension DeliveringSubscription {
   /// Delivers what the queue holds, as demand allows, unless another thread is delivering.
   @inlinable @inline(__always)
   package func drain() {
-    lock.lock()
+    lockDelivery()
     guard !delivery.isDelivering, delivery.canDeliver, let downstream = delivery.lendDownstream()
     else {
-      lock.unlock()
+      unlockDelivery()
       return
     }
     delivery.isDelivering = true
@@ -56,17 +58,17 @@ extension DeliveringSubscription {
       delivery.demand > 0, let downstream = delivery.lendDownstream()
     else {
       delivery.push(value)
-      lock.unlock()
+      unlockDelivery()
       effects?.perform()
       drain()
       return
     }
     delivery.demand -= 1
     delivery.isDelivering = true
-    lock.unlock()
+    unlockDelivery()
     effects?.perform()
     let more = downstream.receive(value)
-    lock.lock()
+    lockDelivery()
     guard bookDeliveryOrUnlock(returning: more) else { return }
     deliverQueuedAndUnlock(to: consume downstream)
   }
@@ -77,7 +79,7 @@ extension DeliveringSubscription {
     _ completion: DeliveryState<Downstream>.Completion, effects: DeferredEffects? = nil
   ) {
     delivery.finish(completion)
-    lock.unlock()
+    unlockDelivery()
     effects?.perform()
     drain()
   }
@@ -88,19 +90,19 @@ extension DeliveringSubscription {
   package func bookDeliveryOrUnlock(returning more: Subscribers.Demand) -> Bool {
     guard delivery.phase != .closed else {
       delivery.isDelivering = false
-      lock.unlock()
+      unlockDelivery()
       return false
     }
     delivery.demand += more
     var effects = DeferredEffects()
     didDeliver(returning: more, into: &effects)
     guard !effects.isEmpty else { return true }
-    lock.unlock()
+    unlockDelivery()
     effects.perform()
-    lock.lock()
+    lockDelivery()
     guard delivery.phase != .closed else {
       delivery.isDelivering = false
-      lock.unlock()
+      unlockDelivery()
       return false
     }
     return true
@@ -114,19 +116,19 @@ extension DeliveringSubscription {
   package func deliverQueuedAndUnlock(to downstream: consuming Downstream) {
     while true {
       if let value = delivery.popDeliverable() {
-        lock.unlock()
+        unlockDelivery()
         let more = downstream.receive(value)
-        lock.lock()
+        lockDelivery()
         guard bookDeliveryOrUnlock(returning: more) else { return }
         continue
       }
       delivery.isDelivering = false
       guard let completion = delivery.takeReadyCompletion() else {
         delivery.returnDownstream(downstream)
-        lock.unlock()
+        unlockDelivery()
         return
       }
-      lock.unlock()
+      unlockDelivery()
       downstream.receive(completion: completion)
       didDeliverCompletion()
       return
@@ -139,17 +141,17 @@ extension DeliveringSubscription where Self: Subscription {
   /// delivers what arrived meanwhile.
   @inlinable @inline(__always)
   package func startDelivery() {
-    lock.lock()
+    lockDelivery()
     guard let downstream = delivery.downstream else {
-      lock.unlock()
+      unlockDelivery()
       return
     }
     delivery.isDelivering = true
-    lock.unlock()
+    unlockDelivery()
     downstream.receive(subscription: self)
-    lock.lock()
+    lockDelivery()
     delivery.isDelivering = false
-    lock.unlock()
+    unlockDelivery()
     drain()
   }
 }

@@ -32,6 +32,12 @@ internal class StatefulOperatorSubscription<Downstream: Subscriber>: HandlerSubs
       })
   }
 
+  @inlinable
+  final func lockDelivery() { lock.lock() }
+
+  @inlinable
+  final func unlockDelivery() { lock.unlock() }
+
   /// The operator's name; each subclass gives its own.
   @usableFromInline
   override var operatorName: String { "Operator" }

@@ -1,59 +1,29 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Synchronization
 
 /// A small non-recursive mutual-exclusion lock.
 ///
 /// Used for short critical sections that only change state; nothing is called out while it is held.
-/// A value that refers to its platform mutex: copies share the same lock. The mutex lives in the
-/// tail of one heap object (rather than in an object that points to a separately allocated mutex),
-/// so each lock costs one allocation when a subscription is set up.
+/// A value that refers to its mutex: copies share the same lock. The mutex is the standard
+/// library's `Mutex`, stored in one small heap object, so each lock costs one allocation when it
+/// is set up and no platform set-up or tear-down call; a free lock is taken and released by an
+/// atomic compare-and-exchange inlined where it is used.
 @usableFromInline
-package struct StreamsLock: @unchecked Sendable {
-  // `@unchecked Sendable`: `storage` only holds the platform mutex, touched through the
-  // lock/unlock calls below, which make it safe to share.
+package struct StreamsLock: Sendable {
   @usableFromInline let storage: Storage
 
   @usableFromInline
   package init() {
-    storage = unsafeDowncast(
-      Storage.create(minimumCapacity: 1) { buffer in
-        buffer.withUnsafeMutablePointerToElements { mutex in
-          #if canImport(Darwin)
-            mutex.initialize(to: os_unfair_lock())
-          #else
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-          #endif
-        }
-      },
-      to: Storage.self)
+    storage = Storage()
   }
 
   @inlinable
   package func lock() {
-    storage.withUnsafeMutablePointerToElements { mutex in
-      #if canImport(Darwin)
-        os_unfair_lock_lock(mutex)
-      #else
-        _ = pthread_mutex_lock(mutex)
-      #endif
-    }
+    storage.mutex._unsafeLock()
   }
 
   @inlinable
   package func unlock() {
-    storage.withUnsafeMutablePointerToElements { mutex in
-      #if canImport(Darwin)
-        os_unfair_lock_unlock(mutex)
-      #else
-        _ = pthread_mutex_unlock(mutex)
-      #endif
-    }
+    storage.mutex._unsafeUnlock()
   }
 
   @inlinable
@@ -63,22 +33,12 @@ package struct StreamsLock: @unchecked Sendable {
     return try body()
   }
 
-  /// The heap object holding the platform mutex in its tail.
-  #if canImport(Darwin)
-    @usableFromInline typealias Mutex = os_unfair_lock
-  #else
-    @usableFromInline typealias Mutex = pthread_mutex_t
-  #endif
-
+  /// The heap object holding the mutex.
   @usableFromInline
-  final class Storage: ManagedBuffer<Void, Mutex> {
-    deinit {
-      withUnsafeMutablePointerToElements { mutex in
-        #if !canImport(Darwin)
-          pthread_mutex_destroy(mutex)
-        #endif
-        _ = mutex.deinitialize(count: 1)
-      }
-    }
+  final class Storage: Sendable {
+    @usableFromInline let mutex = Mutex<Void>(())
+
+    @usableFromInline
+    init() {}
   }
 }

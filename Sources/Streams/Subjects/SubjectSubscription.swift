@@ -18,8 +18,8 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   @usableFromInline typealias Failure = Downstream.Failure
 
   @usableFromInline let kind: SubjectKind
-  @usableFromInline let lock = StreamsLock()
-  // Everything below is protected by `lock`.
+  // Everything below is protected by the lock this object holds (see
+  // `LockingHandlerSubscription`), which is also the delivery lock.
   // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
   // runtime check would cost two calls per access in the code inlined into client modules.
   @exclusivity(unchecked) @usableFromInline var delivery: DeliveryState<Downstream>
@@ -64,34 +64,40 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
       })
   }
 
+  @inlinable
+  func lockDelivery() { lock() }
+
+  @inlinable
+  func unlockDelivery() { unlock() }
+
   /// Queues the values a replay subject replays, and its completion if it already completed,
   /// before the subscriber is attached.
   @inlinable
   func prefill(_ values: [Output], completion: Subscribers.Completion<Failure>?) {
-    lock.lock()
+    lock()
     for value in values { delivery.push(value) }
     if let completion {
       delivery.finish(completion)
       owner = nil
       core = nil
     }
-    lock.unlock()
+    unlock()
   }
 
   /// Hands the subscription to the subscriber, then delivers what arrived meanwhile.
   @inlinable
   func start() {
-    lock.lock()
+    lock()
     guard let downstream = delivery.downstream else {
-      lock.unlock()
+      unlock()
       return
     }
-    lock.unlock()
+    unlock()
     downstream.receive(subscription: self)
-    lock.lock()
+    lock()
     isStarting = false
     delivery.isDelivering = false
-    lock.unlock()
+    unlock()
     drain()
   }
 
@@ -100,11 +106,11 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   /// for it, a passthrough or current-value subject's value is dropped.
   @inlinable
   func deliver(_ value: Output, sequence: UInt64) {
-    lock.lock()
+    lock()
     guard sequence > replayedSequence || sequence == 0,
       kind == .replay || delivery.unusedDemand > 0
     else {
-      lock.unlock()
+      unlock()
       return
     }
     sendAndUnlock(value)
@@ -114,7 +120,7 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   /// failure drops them).
   @inlinable
   func complete(_ completion: Subscribers.Completion<Failure>) {
-    lock.lock()
+    lock()
     owner = nil
     let core = self.core
     self.core = nil
@@ -123,7 +129,7 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     } else {
       delivery.finishAfterWaitingValues(completion)
     }
-    lock.unlock()
+    unlock()
     withExtendedLifetime(core) {}
     drain()
   }
@@ -134,9 +140,9 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   @inlinable
   func add(_ newDemand: Subscribers.Demand) {
     guard newDemand > 0 else { return }
-    lock.lock()
+    lock()
     guard !delivery.isClosed else {
-      lock.unlock()
+      unlock()
       return
     }
     delivery.demand += newDemand
@@ -155,17 +161,17 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
       // While starting, the downstream is not lent to a delivering thread.
       if isStarting, let downstream = delivery.downstream {
         delivery.demand -= 1
-        lock.unlock()
+        unlock()
         let more = downstream.receive(replay)
-        lock.lock()
+        lock()
         if !delivery.isClosed { delivery.demand += more }
-        lock.unlock()
+        unlock()
       } else {
         sendAndUnlock(replay)
       }
     } else {
       let hasWaitingValues = delivery.bufferedCount > 0
-      lock.unlock()
+      unlock()
       if hasWaitingValues { drain() }
     }
     signalled?.downstreamDidDemand()
@@ -173,13 +179,13 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
 
   @inlinable
   func stop() {
-    lock.lock()
+    lock()
     let owner = self.owner
     let core = self.core
     self.owner = nil
     self.core = nil
     let closed = delivery.close()
-    lock.unlock()
+    unlock()
     core?.detach(ObjectIdentifier(self))
     withExtendedLifetime((owner, closed)) {}
   }
