@@ -6,8 +6,9 @@
 /// before it lets go. No lock is held while calling out.
 ///
 /// Conforming types hold `delivery` as a stored property and change it only under the lock taken
-/// by ``lockDelivery()`` (a subject's subscription keeps that lock in the object itself); the methods here are `@inlinable`, so they are specialised with the conforming
-/// type where it is used. Methods whose name ends in `AndUnlock` are entered with the lock held and
+/// by ``lockDelivery()`` (a subject's subscription keeps that lock in the object itself); the
+/// methods here are `@inlinable`, so they are specialised with the conforming type where it is
+/// used. Methods whose name ends in `AndUnlock` are entered with the lock held and
 /// return with it released (an asymmetric pair kept for speed on the delivery path).
 @usableFromInline
 package protocol DeliveringSubscription: AnyObject {

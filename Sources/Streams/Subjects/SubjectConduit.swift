@@ -1,9 +1,10 @@
 /// A subject's link to one subscriber, seen by the subject without the subscriber's type.
 ///
-/// It has no state of its own; it carries the lock its subclass guards its state with, in the
-/// object itself, so that a subscription to a subject is one allocation. The subject offers values and the completion through handlers
-/// that `SubjectSubscription` creates in its `@inlinable` initialiser, so that delivery runs code
-/// specialised for the subscriber in the module that subscribes (see `HandlerSubscription`).
+/// Its only state is the lock its subclass guards its own state with, held in the object itself so
+/// that a subscription to a subject is one allocation. The subject offers values and the
+/// completion through handlers that `SubjectSubscription` creates in its `@inlinable` initialiser,
+/// so that delivery runs code specialised for the subscriber in the module that subscribes (see
+/// `HandlerSubscription`).
 @usableFromInline
 internal class SubjectConduit<Output, Failure: Error>: LockingHandlerSubscription {
   // Both handlers are set in `init` and never change; the subclass guards its own state with its
