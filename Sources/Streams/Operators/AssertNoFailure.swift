@@ -43,55 +43,35 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(
-        subscriber: AssertNoFailureSubscriber(
-          downstream: subscriber, prefix: prefix, file: file, line: line))
+      upstream.forward(
+        to: subscriber,
+        through: AssertNoFailureForwarding(prefix: prefix, file: file, line: line))
     }
   }
 }
 
-/// The subscriber of `assertNoFailure`: passes values and the finish on, and traps on a failure.
-///
-/// Generic over its upstream failure rather than nested in `Publishers.AssertNoFailure`, so that a
-/// chain of operators specialises (see `MapSubscriber`).
+/// The logic of `assertNoFailure`: passes the finish on and traps on a failure.
 @usableFromInline
-internal struct AssertNoFailureSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, OperatorNamed
-{
-  @usableFromInline
-  typealias Input = Downstream.Input
-  @usableFromInline
-  typealias Failure = UpstreamFailure
+internal struct AssertNoFailureForwarding<Input, UpstreamFailure: Error>: ForwardingLogic {
+  @usableFromInline typealias Output = Input
+  @usableFromInline typealias Failure = Never
+  @usableFromInline static var operatorName: String { "AssertNoFailure" }
 
-  @usableFromInline
-  var operatorName: String { "AssertNoFailure" }
-
-  @usableFromInline let downstream: Downstream
   @usableFromInline let prefix: String
   @usableFromInline let file: StaticString
   @usableFromInline let line: UInt
-  @usableFromInline let combineIdentifier = CombineIdentifier()
 
   @inlinable
-  init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
-    self.downstream = downstream
+  init(prefix: String, file: StaticString, line: UInt) {
     self.prefix = prefix
     self.file = file
     self.line = line
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    downstream.receive(subscription: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    downstream.receive(input)
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+  func forward<Downstream: Subscriber>(
+    completion: Subscribers.Completion<UpstreamFailure>, to downstream: Downstream
+  ) where Downstream.Input == Output, Downstream.Failure == Failure {
     switch completion {
     case .finished:
       downstream.receive(completion: .finished)

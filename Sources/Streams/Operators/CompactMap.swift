@@ -78,8 +78,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(
-        subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
+      upstream.forward(to: subscriber, through: CompactMapForwarding(transform: transform))
     }
   }
 
@@ -134,42 +133,25 @@ internal struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: Filte
   func failure(_ error: UpstreamFailure) -> any Error { error }
 }
 
-/// The subscriber of `compactMap`: passes on the non-nil results of its transformation and asks
-/// the upstream for one more in place of each nil.
-///
-/// Generic over its input rather than nested in `Publishers.CompactMap`, so that a chain of
-/// operators specialises (see `MapSubscriber`).
+/// The logic of `compactMap`: passes on the non-nil results of its transformation and asks the
+/// upstream for one more in place of each nil.
 @usableFromInline
-internal struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, OperatorNamed {
-  @usableFromInline
-  typealias Failure = Downstream.Failure
+internal struct CompactMapForwarding<Input, Output, Failure: Error>: ForwardingLogic {
+  @usableFromInline typealias UpstreamFailure = Failure
+  @usableFromInline static var operatorName: String { "CompactMap" }
 
-  @usableFromInline
-  var operatorName: String { "CompactMap" }
-
-  @usableFromInline let downstream: Downstream
-  @usableFromInline let transform: (Input) -> Downstream.Input?
-  @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline let transform: (Input) -> Output?
 
   @inlinable
-  init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input?) {
-    self.downstream = downstream
+  init(transform: @escaping (Input) -> Output?) {
     self.transform = transform
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    downstream.receive(subscription: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  func forward<Downstream: Subscriber>(
+    _ input: Input, to downstream: Downstream
+  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
     guard let output = transform(input) else { return .max(1) }
     return downstream.receive(output)
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    downstream.receive(completion: completion)
   }
 }

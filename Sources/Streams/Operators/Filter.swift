@@ -84,7 +84,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+      upstream.forward(to: subscriber, through: FilterForwarding(isIncluded: isIncluded))
     }
 
   }
@@ -116,44 +116,26 @@ extension Publishers {
   }
 }
 
-/// The subscriber of `filter`: passes on the values that satisfy its predicate and asks the
-/// upstream for one more in place of each other value.
-///
-/// Generic over its input rather than nested in `Publishers.Filter`, so that a chain of operators
-/// specialises (see `MapSubscriber`).
+/// The logic of `filter`: passes on the values that satisfy its predicate and asks the upstream
+/// for one more in place of each other value.
 @usableFromInline
-internal struct FilterSubscriber<Downstream: Subscriber>: Subscriber, OperatorNamed {
-  @usableFromInline
-  typealias Input = Downstream.Input
-  @usableFromInline
-  typealias Failure = Downstream.Failure
+internal struct FilterForwarding<Input, Failure: Error>: ForwardingLogic {
+  @usableFromInline typealias Output = Input
+  @usableFromInline typealias UpstreamFailure = Failure
+  @usableFromInline static var operatorName: String { "Filter" }
 
-  @usableFromInline
-  var operatorName: String { "Filter" }
-
-  @usableFromInline let downstream: Downstream
   @usableFromInline let isIncluded: (Input) -> Bool
-  @usableFromInline let combineIdentifier = CombineIdentifier()
 
   @inlinable
-  init(downstream: Downstream, isIncluded: @escaping (Input) -> Bool) {
-    self.downstream = downstream
+  init(isIncluded: @escaping (Input) -> Bool) {
     self.isIncluded = isIncluded
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    downstream.receive(subscription: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  func forward<Downstream: Subscriber>(
+    _ input: Input, to downstream: Downstream
+  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
     isIncluded(input) ? downstream.receive(input) : .max(1)
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    downstream.receive(completion: completion)
   }
 }
 

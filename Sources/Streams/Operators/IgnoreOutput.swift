@@ -31,42 +31,32 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: IgnoreOutputSubscriber(downstream: subscriber))
+      upstream.forward(to: subscriber, through: IgnoreOutputForwarding())
     }
   }
 }
 
-/// The subscriber of `ignoreOutput()`: drops every value and passes the completion on.
-///
-/// Generic over its input rather than nested in `Publishers.IgnoreOutput`, so that a chain of
-/// operators specialises (see `MapSubscriber`).
+/// The logic of `ignoreOutput()`: asks for every value, drops each one and passes the completion
+/// on.
 @usableFromInline
-internal struct IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, OperatorNamed {
-  @usableFromInline
-  typealias Failure = Downstream.Failure
-
-  @usableFromInline
-  var operatorName: String { "IgnoreOutput" }
-
-  @usableFromInline let downstream: Downstream
-  @usableFromInline let combineIdentifier = CombineIdentifier()
+internal struct IgnoreOutputForwarding<Input, Failure: Error>: ForwardingLogic {
+  @usableFromInline typealias Output = Never
+  @usableFromInline typealias UpstreamFailure = Failure
+  @usableFromInline static var operatorName: String { "IgnoreOutput" }
 
   @inlinable
-  init(downstream: Downstream) {
-    self.downstream = downstream
-  }
+  init() {}
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  func forward<Downstream: Subscriber>(subscription: any Subscription, to downstream: Downstream) {
     downstream.receive(subscription: subscription)
     subscription.request(.unlimited)
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand { .none }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    downstream.receive(completion: completion)
+  func forward<Downstream: Subscriber>(
+    _ input: Input, to downstream: Downstream
+  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
+    .none
   }
 }

@@ -61,47 +61,28 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
+      upstream.forward(to: subscriber, through: MapForwarding(transform: transform))
     }
   }
 }
 
-/// The subscriber of `map`: transforms each value and passes everything else through.
-///
-/// A type of its own, generic over its input rather than nested in `Publishers.Map` (whose
-/// upstream grows with every operator before it): the optimiser stops specialising a call that
-/// reaches the same generic function with a larger type argument, so a subscriber that carried
-/// its upstream's type would leave a chain such as `map`, `filter`, `map` unspecialised.
+/// The logic of `map`: transforms each value.
 @usableFromInline
-internal struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, OperatorNamed {
-  @usableFromInline
-  typealias Failure = Downstream.Failure
+internal struct MapForwarding<Input, Output, Failure: Error>: ForwardingLogic {
+  @usableFromInline typealias UpstreamFailure = Failure
+  @usableFromInline static var operatorName: String { "Map" }
 
-  @usableFromInline
-  var operatorName: String { "Map" }
-
-  @usableFromInline let downstream: Downstream
-  @usableFromInline let transform: (Input) -> Downstream.Input
-  @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline let transform: (Input) -> Output
 
   @inlinable
-  init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
-    self.downstream = downstream
+  init(transform: @escaping (Input) -> Output) {
     self.transform = transform
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    downstream.receive(subscription: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  func forward<Downstream: Subscriber>(
+    _ input: Input, to downstream: Downstream
+  ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
     downstream.receive(transform(input))
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    downstream.receive(completion: completion)
   }
 }

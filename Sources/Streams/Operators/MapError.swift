@@ -36,49 +36,30 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: MapErrorSubscriber(downstream: subscriber, transform: transform))
+      upstream.forward(to: subscriber, through: MapErrorForwarding(transform: transform))
     }
   }
 }
 
-/// The subscriber of `mapError`: passes values on and converts the failure.
-///
-/// Generic over its upstream failure rather than nested in `Publishers.MapError`, so that a chain
-/// of operators specialises (see `MapSubscriber`).
+/// The logic of `mapError`: converts the failure.
 @usableFromInline
-internal struct MapErrorSubscriber<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
-  OperatorNamed
+internal struct MapErrorForwarding<Input, UpstreamFailure: Error, Failure: Error>:
+  ForwardingLogic
 {
-  @usableFromInline
-  typealias Input = Downstream.Input
-  @usableFromInline
-  typealias Failure = UpstreamFailure
+  @usableFromInline typealias Output = Input
+  @usableFromInline static var operatorName: String { "MapError" }
 
-  @usableFromInline
-  var operatorName: String { "MapError" }
-
-  @usableFromInline let downstream: Downstream
-  @usableFromInline let transform: (UpstreamFailure) -> Downstream.Failure
-  @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline let transform: (UpstreamFailure) -> Failure
 
   @inlinable
-  init(downstream: Downstream, transform: @escaping (UpstreamFailure) -> Downstream.Failure) {
-    self.downstream = downstream
+  init(transform: @escaping (UpstreamFailure) -> Failure) {
     self.transform = transform
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    downstream.receive(subscription: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    downstream.receive(input)
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+  func forward<Downstream: Subscriber>(
+    completion: Subscribers.Completion<UpstreamFailure>, to downstream: Downstream
+  ) where Downstream.Input == Output, Downstream.Failure == Failure {
     downstream.receive(completion: completion.mapFailure(transform))
   }
 }

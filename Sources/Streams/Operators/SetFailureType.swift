@@ -36,7 +36,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: SetFailureTypeSubscriber(downstream: subscriber))
+      upstream.forward(to: subscriber, through: SetFailureTypeForwarding())
     }
 
     /// The same publisher with a different failure type.
@@ -51,40 +51,20 @@ extension Publishers {
   }
 }
 
-/// The subscriber of `setFailureType(to:)`: passes everything on; its upstream cannot fail.
-///
-/// Not nested in `Publishers.SetFailureType`, so that a chain of operators specialises (see
-/// `MapSubscriber`).
+/// The logic of `setFailureType(to:)`: passes everything on; its upstream cannot fail.
 @usableFromInline
-internal struct SetFailureTypeSubscriber<Downstream: Subscriber>: Subscriber, OperatorNamed {
-  @usableFromInline
-  typealias Input = Downstream.Input
-  @usableFromInline
-  typealias Failure = Never
-
-  @usableFromInline
-  var operatorName: String { "SetFailureType" }
-
-  @usableFromInline let downstream: Downstream
-  @usableFromInline let combineIdentifier = CombineIdentifier()
+internal struct SetFailureTypeForwarding<Input, Failure: Error>: ForwardingLogic {
+  @usableFromInline typealias Output = Input
+  @usableFromInline typealias UpstreamFailure = Never
+  @usableFromInline static var operatorName: String { "SetFailureType" }
 
   @inlinable
-  init(downstream: Downstream) {
-    self.downstream = downstream
-  }
+  init() {}
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    downstream.receive(subscription: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    downstream.receive(input)
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Never>) {
+  func forward<Downstream: Subscriber>(
+    completion: Subscribers.Completion<Never>, to downstream: Downstream
+  ) where Downstream.Input == Output, Downstream.Failure == Failure {
     downstream.receive(completion: .finished)
   }
 }
