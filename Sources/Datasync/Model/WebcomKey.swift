@@ -41,6 +41,14 @@ public struct WebcomKey: Sendable {
     (orderPrefix, shape) = WebcomKey.classify(utf8)
   }
 
+  /// Rebuilds a key from its string and the order prefix and shape computed for it before, as a
+  /// node that stores the key in parts keeps them.
+  init(_ value: String, orderPrefix: UInt64, shape: UInt32) {
+    self.value = value
+    self.orderPrefix = orderPrefix
+    self.shape = shape
+  }
+
   /// Computes the order prefix and the shape of a key from its UTF-8 bytes.
   private static func classify(_ utf8: some RandomAccessCollection<UInt8>) -> (UInt64, UInt32) {
     let length = UInt32(min(utf8.count, Int(integerFlag - 1)))
