@@ -43,6 +43,34 @@ final class JSONObjectNode: Sendable {
       shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyString))
   }
 
+  /// The order of `key` relative to the node's key (negative when `key` comes first), without
+  /// rebuilding the node's key.
+  @inline(__always)
+  func order(of key: WebcomKey) -> Int {
+    WebcomKey.order(
+      key.value, shape: key.shape, orderPrefix: key.orderPrefix,
+      keyString, shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyString),
+      orderPrefix: keyOrderPrefix)
+  }
+
+  /// The value of `key` in the tree under `root`, found without retaining each node on the way
+  /// down: the nodes are immutable and `root`, which the caller holds, holds them.
+  static func value(for key: WebcomKey, under root: Unmanaged<JSONObjectNode>) -> JSONValue? {
+    var found: JSONValue?
+    var node: Unmanaged<JSONObjectNode>? = root
+    while let current = node {
+      node = current._withUnsafeGuaranteedRef { current in
+        let order = current.order(of: key)
+        if order == 0 {
+          found = current.value
+          return nil
+        }
+        return (order < 0 ? current.left : current.right).map(Unmanaged.passUnretained)
+      }
+    }
+    return found
+  }
+
   private static let compactIntegerFlag: UInt16 = 1 << 15
   private static let compactLengthLimit: UInt16 = compactIntegerFlag - 1
 
@@ -122,7 +150,7 @@ extension JSONObjectNode {
     -> JSONObjectNode
   {
     guard let node else { return JSONObjectNode(key, value, nil, nil) }
-    let order = WebcomKey.order(key, node.key)
+    let order = node.order(of: key)
     if order < 0 {
       let left = inserting(key, value, into: node.left)
       return left === node.left ? node : balanced(node.key, node.value, left, node.right)
@@ -141,7 +169,7 @@ extension JSONObjectNode {
     -> JSONObjectNode?
   {
     guard let node else { return nil }
-    let order = WebcomKey.order(key, node.key)
+    let order = node.order(of: key)
     if order < 0 {
       let left = removing(key, from: node.left, removed: &removed)
       return removed ? balanced(node.key, node.value, left, node.right) : node
