@@ -119,7 +119,8 @@ struct ClientViews {
       records = [
         EventRecord(
           eventType: .valueChange, path: view.path, value: window.value, previousKey: nil,
-          acked: !cache.pending.overlaps(view.path))
+          acked: !cache.pending.overlaps(view.path)
+        ).forSubscriber(subscriber)
       ]
     } else if subscriber.wants(.childAddition) {
       records = ViewDiff.replay(of: window).map { record(for: $0, in: view, cache: cache) }
@@ -176,7 +177,7 @@ struct ClientViews {
         eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
         acked: !cache.pending.overlaps(view.path))
       for subscriber in view.subscribers where subscriber.wants(.valueChange) {
-        effects.append(.deliver([record], to: subscriber.identifier))
+        effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
       }
     }
   }
@@ -221,7 +222,7 @@ struct ClientViews {
     }
     for (view, record) in valueAcknowledgements {
       for subscriber in view.subscribers where subscriber.wants(.valueAcknowledgement) {
-        effects.append(.deliver([record], to: subscriber.identifier))
+        effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
       }
     }
   }

@@ -49,13 +49,8 @@ package struct JSONObject: Sendable {
 
   /// The value of a key, `nil` when absent.
   subscript(key: WebcomKey) -> JSONValue? {
-    var node = root
-    while let current = node {
-      let order = WebcomKey.order(key, current.key)
-      if order == 0 { return current.value }
-      node = order < 0 ? current.left : current.right
-    }
-    return nil
+    guard let root else { return nil }
+    return JSONObjectNode.value(for: key, under: Unmanaged.passUnretained(root))
   }
 
   /// The map with `key` bound to `value`, or without `key` when `value` is null (or an empty
@@ -77,7 +72,7 @@ package struct JSONObject: Sendable {
     var rank = 0
     var node = root
     while let current = node {
-      let order = WebcomKey.order(key, current.key)
+      let order = current.order(of: key)
       if order == 0 { return rank + JSONObjectNode.size(current.left) }
       if order < 0 {
         node = current.left
@@ -112,7 +107,7 @@ package struct JSONObject: Sendable {
     var candidate: WebcomKey?
     var node = root
     while let current = node {
-      if WebcomKey.order(current.key, key) < 0 {
+      if current.order(of: key) > 0 {
         candidate = current.key
         node = current.right
       } else {
@@ -127,7 +122,7 @@ package struct JSONObject: Sendable {
     var candidate: WebcomKey?
     var node = root
     while let current = node {
-      if WebcomKey.order(current.key, key) > 0 {
+      if current.order(of: key) < 0 {
         candidate = current.key
         node = current.left
       } else {

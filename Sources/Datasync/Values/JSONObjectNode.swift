@@ -7,26 +7,87 @@ import Synchronization
 /// the weight-balance invariant of Adams' trees with the parameters (3, 2) (weight = size + 1):
 /// `3 × weight(left) ≥ weight(right)` and the converse, so its height is O(log n).
 ///
-/// Memory: the subtree size is stored on 32 bits right after the key, in the padding the key
-/// leaves, which saves a word per node. One more word caches the digest of the subtree's
-/// entries (see ``JSONValue/digest``), computed on first use.
+/// Memory: the node takes 88 bytes with its object header, which malloc serves from its 96-byte
+/// chunks (a 96-byte node needs a 112-byte chunk). To fit, the key is stored in its parts, the
+/// value comes last so that the small fields fill the padding after its one-byte case tag, and
+/// the key's shape is kept on 16 bits (see ``compactShape(_:)``). One word caches the digest of
+/// the subtree's entries (see ``JSONValue/digest``), computed on first use.
 final class JSONObjectNode: Sendable {
-  let key: WebcomKey
-  /// The number of nodes of the subtree rooted here.
-  private let storedCount: UInt32
-  let value: JSONValue
+  private let keyString: String
+  private let keyOrderPrefix: UInt64
   let left: JSONObjectNode?
   let right: JSONObjectNode?
   /// The digest of the subtree's entries once computed, 0 before (a digest that is 0 is never
   /// cached). Threads racing to compute it store the same number, so relaxed ordering suffices.
   private let cachedDigest = Atomic<UInt64>(0)
+  let value: JSONValue
+  /// The key's shape on 16 bits: the integer flag, then the UTF-8 length saturated at 0x7FFF.
+  private let keyCompactShape: UInt16
+  /// The number of nodes of the subtree rooted here.
+  private let storedCount: UInt32
 
   init(_ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?) {
-    self.key = key
-    storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
-    self.value = value
+    keyString = key.value
+    keyOrderPrefix = key.orderPrefix
     self.left = left
     self.right = right
+    self.value = value
+    keyCompactShape = JSONObjectNode.compactShape(key.shape)
+    storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
+  }
+
+  /// The key of the node, rebuilt from its parts.
+  var key: WebcomKey {
+    WebcomKey(
+      keyString, orderPrefix: keyOrderPrefix,
+      shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyString))
+  }
+
+  /// The order of `key` relative to the node's key (negative when `key` comes first), without
+  /// rebuilding the node's key.
+  @inline(__always)
+  func order(of key: WebcomKey) -> Int {
+    WebcomKey.order(
+      key.value, shape: key.shape, orderPrefix: key.orderPrefix,
+      keyString, shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyString),
+      orderPrefix: keyOrderPrefix)
+  }
+
+  /// The value of `key` in the tree under `root`, found without retaining each node on the way
+  /// down: the nodes are immutable and `root`, which the caller holds, holds them.
+  static func value(for key: WebcomKey, under root: Unmanaged<JSONObjectNode>) -> JSONValue? {
+    var found: JSONValue?
+    var node: Unmanaged<JSONObjectNode>? = root
+    while let current = node {
+      node = current._withUnsafeGuaranteedRef { current in
+        let order = current.order(of: key)
+        if order == 0 {
+          found = current.value
+          return nil
+        }
+        return (order < 0 ? current.left : current.right).map(Unmanaged.passUnretained)
+      }
+    }
+    return found
+  }
+
+  private static let compactIntegerFlag: UInt16 = 1 << 15
+  private static let compactLengthLimit: UInt16 = compactIntegerFlag - 1
+
+  /// A key's shape on 16 bits. Keys longer than 0x7FFE bytes (the database refuses keys longer
+  /// than 768) keep the saturated length 0x7FFF, and their length is read from the key again.
+  private static func compactShape(_ shape: UInt32) -> UInt16 {
+    let length = UInt16(min(shape & ~WebcomKey.integerFlag, UInt32(compactLengthLimit)))
+    return shape & WebcomKey.integerFlag != 0 ? length | compactIntegerFlag : length
+  }
+
+  /// The full shape of `key` from its compact shape.
+  @inline(__always)
+  private static func shape(expanding compact: UInt16, of key: String) -> UInt32 {
+    let flag: UInt32 = compact & compactIntegerFlag != 0 ? WebcomKey.integerFlag : 0
+    let length = compact & compactLengthLimit
+    guard length == compactLengthLimit else { return flag | UInt32(length) }
+    return flag | UInt32(min(key.utf8.count, Int(WebcomKey.integerFlag - 1)))
   }
 
   /// The number of nodes of the subtree rooted here.
@@ -89,7 +150,7 @@ extension JSONObjectNode {
     -> JSONObjectNode
   {
     guard let node else { return JSONObjectNode(key, value, nil, nil) }
-    let order = WebcomKey.order(key, node.key)
+    let order = node.order(of: key)
     if order < 0 {
       let left = inserting(key, value, into: node.left)
       return left === node.left ? node : balanced(node.key, node.value, left, node.right)
@@ -108,7 +169,7 @@ extension JSONObjectNode {
     -> JSONObjectNode?
   {
     guard let node else { return nil }
-    let order = WebcomKey.order(key, node.key)
+    let order = node.order(of: key)
     if order < 0 {
       let left = removing(key, from: node.left, removed: &removed)
       return removed ? balanced(node.key, node.value, left, node.right) : node

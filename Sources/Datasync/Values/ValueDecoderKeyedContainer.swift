@@ -100,28 +100,7 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
   private func valueIfPresent(forKey key: some CodingKey) -> JSONValue? {
     if let converted { return converted.values[key.stringValue] }
     guard let root else { return nil }
-    return ValueDecoderKeyedContainer.value(for: WebcomKey(key.stringValue), under: root)
-  }
-
-  /// The value of `key` in the tree under `root`, found as `JSONObject`'s subscript finds it but
-  /// without retaining each node on the way down: the nodes are immutable and `root`, which the
-  /// caller holds, holds them.
-  private static func value(for key: WebcomKey, under root: Unmanaged<JSONObjectNode>)
-    -> JSONValue?
-  {
-    var found: JSONValue?
-    var node: Unmanaged<JSONObjectNode>? = root
-    while let current = node {
-      node = current._withUnsafeGuaranteedRef { current in
-        let order = WebcomKey.order(key, current.key)
-        if order == 0 {
-          found = current.value
-          return nil
-        }
-        return (order < 0 ? current.left : current.right).map(Unmanaged.passUnretained)
-      }
-    }
-    return found
+    return JSONObjectNode.value(for: WebcomKey(key.stringValue), under: root)
   }
 
   private func value(forKey key: some CodingKey) throws -> JSONValue {

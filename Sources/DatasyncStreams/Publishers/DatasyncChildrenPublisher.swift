@@ -37,10 +37,13 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       stream.finishLater(.failure(error))
       return
     }
+    // The value events only mark the end of each write: without data, one waiting for a busy
+    // queue holds no version of the tree.
     let values: DatasyncSubscription
     do {
       values = try node.subscribeThrows(
-        to: .valueChange, childrenConstraint: childrenConstraint, stores: false,
+        to: .value(change: true, withoutData: true), childrenConstraint: childrenConstraint,
+        stores: false,
         queue: stream.queue,
         onEvent: { _ in state.completeWrite() },
         onDeliveryEnd: { [weak stream] in

@@ -41,4 +41,21 @@ import Testing
       (.acknowledged(10, set: ("/b", "3")), ["s9 ack=3", "answer 10 = 3"]),
     ])
   }
+
+  /// A subscriber with the `withoutData` modifier is never shown the value, so its records do not
+  /// hold it: a value event waiting for a slow subscriber holds no version of the tree.
+  @Test func recordsForSubscribersWithoutDataDoNotHoldTheValue() throws {
+    let withoutData = DatasyncEventType.value(
+      change: true, withoutData: true, acknowledgement: true)
+    var driver = ClientStateMachineDriver()
+    try driver.run([
+      (.connected(), ["state connected"]),
+      (.subscribe(1, "/a", withoutData), ["send listen /a"]),
+      (.subscribe(2, "/a", Self.valueOnly), []),
+      (.listenData("/a", #"{"b":1}"#), ["s1 =null", "s2 ={\"b\":1}"]),
+      (.set("/a/b", "2"), ["s1 =null*", "s2 ={\"b\":2}*", "send write 3 set /a/b 2"]),
+      (.acknowledged(3, set: ("/a/b", "2")), ["s1 ack=null", "answer 3 = 2"]),
+      (.subscribe(4, "/a", withoutData), ["s4 =null"]),
+    ])
+  }
 }
