@@ -32,9 +32,8 @@ final class DatasyncClient: Sendable {
     var authenticationAnswers: [RequestIdentifier: AuthenticationAnswer] = [:]
     /// The registered subscriptions, which the state machine names by identifier.
     var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
-    var stateObservers: [UInt64: StateObserver] = [:]
-    var authenticationObservers: [UInt64: AuthenticationObserver] = [:]
-    var nextObserverToken: UInt64 = 1
+    var stateObservers = ObserverRegistry<StateObserver>()
+    var authenticationObservers = ObserverRegistry<AuthenticationObserver>()
   }
 
   /// A call made after unlocking.
@@ -198,15 +197,11 @@ final class DatasyncClient: Sendable {
   /// Calls `observer` on every change of the identity; returns a token for
   /// ``removeAuthenticationObserver(_:)``.
   func addAuthenticationObserver(_ observer: @escaping AuthenticationObserver) -> UInt64 {
-    guarded.withLock { guarded in
-      defer { guarded.nextObserverToken += 1 }
-      guarded.authenticationObservers[guarded.nextObserverToken] = observer
-      return guarded.nextObserverToken
-    }
+    guarded.withLock { $0.authenticationObservers.add(observer) }
   }
 
   func removeAuthenticationObserver(_ token: UInt64) {
-    _ = guarded.withLock { $0.authenticationObservers.removeValue(forKey: token) }
+    guarded.withLock { $0.authenticationObservers.remove(token) }
   }
 
   /// Authenticates the connection with a token, after the requests already sent (see
@@ -270,15 +265,11 @@ final class DatasyncClient: Sendable {
   /// Calls `observer` on every change of the connection state; returns a token for
   /// ``removeStateObserver(_:)``.
   func addStateObserver(_ observer: @escaping StateObserver) -> UInt64 {
-    guarded.withLock { guarded in
-      defer { guarded.nextObserverToken += 1 }
-      guarded.stateObservers[guarded.nextObserverToken] = observer
-      return guarded.nextObserverToken
-    }
+    guarded.withLock { $0.stateObservers.add(observer) }
   }
 
   func removeStateObserver(_ token: UInt64) {
-    _ = guarded.withLock { $0.stateObservers.removeValue(forKey: token) }
+    guarded.withLock { $0.stateObservers.remove(token) }
   }
 
   private func receive(_ message: BackEndMessage) {
@@ -341,10 +332,10 @@ final class DatasyncClient: Sendable {
           callouts.append(.answerAuthentication(answer, result))
         }
       case .changeState(let state):
-        let observers = guarded.stateObservers.sorted { $0.key < $1.key }.map(\.value)
+        let observers = guarded.stateObservers.inOrder
         callouts.append(.changeState(observers, state))
       case .changeAuthentication(let identity):
-        let observers = guarded.authenticationObservers.sorted { $0.key < $1.key }.map(\.value)
+        let observers = guarded.authenticationObservers.inOrder
         callouts.append(.changeAuthentication(observers, AuthenticationState(identity)))
       case .revoke(let identifiers, let error):
         let revoked = identifiers.compactMap { guarded.subscriptions.removeValue(forKey: $0) }

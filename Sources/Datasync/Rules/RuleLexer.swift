@@ -241,14 +241,14 @@ struct RuleLexer {
       }
       let escaped = bytes[position]
       position += 1
+      if let character = JSONEscape.byte(escapedBy: escaped) {
+        scalars.append(Unicode.Scalar(character))
+        segmentStart = position
+        continue
+      }
       switch escaped {
-      case UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "/"):
+      case UInt8(ascii: "'"):
         scalars.append(Unicode.Scalar(escaped))
-      case UInt8(ascii: "b"): scalars.append("\u{8}")
-      case UInt8(ascii: "f"): scalars.append("\u{C}")
-      case UInt8(ascii: "n"): scalars.append("\n")
-      case UInt8(ascii: "r"): scalars.append("\r")
-      case UInt8(ascii: "t"): scalars.append("\t")
       case UInt8(ascii: "u"):
         guard position + 4 <= bytes.count,
           let code = Self.hexadecimalValue(of: bytes[position..<(position + 4)]),

@@ -267,14 +267,12 @@ struct RulesDocumentReader {
       }
       let escaped = bytes[position]
       position += 1
+      if let character = JSONEscape.byte(escapedBy: escaped) {
+        scalars.append(Unicode.Scalar(character))
+        segmentStart = position
+        continue
+      }
       switch escaped {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-        scalars.append(Unicode.Scalar(escaped))
-      case UInt8(ascii: "b"): scalars.append("\u{8}")
-      case UInt8(ascii: "f"): scalars.append("\u{C}")
-      case UInt8(ascii: "n"): scalars.append("\n")
-      case UInt8(ascii: "r"): scalars.append("\r")
-      case UInt8(ascii: "t"): scalars.append("\t")
       case UInt8(ascii: "u"):
         var code = try hexadecimal(escape)
         if (0xD800...0xDBFF).contains(code), position + 1 < bytes.count,

@@ -110,13 +110,11 @@ extension JSONParser {
     guard index < bytes.count else { throw malformed("unterminated string") }
     let byte = bytes[index]
     index += 1
+    if let escaped = JSONEscape.byte(escapedBy: byte) {
+      buffer.append(escaped)
+      return
+    }
     switch byte {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(byte)
-    case UInt8(ascii: "b"): buffer.append(0x08)
-    case UInt8(ascii: "f"): buffer.append(0x0C)
-    case UInt8(ascii: "n"): buffer.append(0x0A)
-    case UInt8(ascii: "r"): buffer.append(0x0D)
-    case UInt8(ascii: "t"): buffer.append(0x09)
     case UInt8(ascii: "u"):
       var scalar = try parseHex4()
       if scalar >= 0xD800 && scalar < 0xDC00 {
