@@ -31,8 +31,8 @@ final class HTTPConnection {
   let descriptor: Int32
   let id: UInt64
   private unowned let loop: ServerLoop
-  private var input = InputBuffer()
-  private var output = OutputBuffer()
+  private var input = ByteQueue(retainedCapacity: 16_384)
+  private var output = ByteQueue(retainedCapacity: 65_536)
   private var parser: HTTPRequestParser
   private var phase = Phase.reading
   private var requestCount: UInt64 = 0
@@ -232,7 +232,9 @@ final class HTTPConnection {
   /// Writes queued output until the socket is full.
   private func flush() {
     while !output.isEmpty {
-      switch output.withUnwrittenBytes({ SocketSystem.writeSome(descriptor, from: $0) }) {
+      switch output.withQueuedBytes({
+        SocketSystem.writeSome(descriptor, from: UnsafeRawBufferPointer($0))
+      }) {
       case .bytes(let count):
         output.consume(count)
         lastActivity = loop.now

@@ -57,7 +57,7 @@ enum ResponseEncoding {
   /// Appends the head and (unless `omitBody`) the body of a well-formed response to `output`.
   static func encode(
     _ response: HTTPResponse, connection: ConnectionHeader, omitBody: Bool,
-    into output: inout OutputBuffer
+    into output: inout ByteQueue
   ) {
     let noBody = hasNoBody(response.status)
     var head = statusLine(response.status)

@@ -1,7 +1,7 @@
 extension HTTPRequestParser {
   // MARK: - Body
 
-  mutating func readFixedBody(_ buffer: inout InputBuffer, remaining: Int) -> Output? {
+  mutating func readFixedBody(_ buffer: inout ByteQueue, remaining: Int) -> Output? {
     let taken = take(from: &buffer, upTo: remaining)
     guard taken == remaining else {
       state = .fixedBody(remaining: remaining - taken)
@@ -10,8 +10,8 @@ extension HTTPRequestParser {
     return complete()
   }
 
-  mutating func parseChunkSize(_ buffer: inout InputBuffer) -> Output? {
-    let line: [UInt8]? = buffer.withUnparsedBytes { bytes in
+  mutating func parseChunkSize(_ buffer: inout ByteQueue) -> Output? {
+    let line: [UInt8]? = buffer.withQueuedBytes { bytes in
       guard let newline = bytes.firstIndex(of: Self.lineFeed) else { return nil }
       return Array(bytes[..<newline])
     }
@@ -46,7 +46,7 @@ extension HTTPRequestParser {
     return nil
   }
 
-  mutating func readChunkData(_ buffer: inout InputBuffer, remaining: Int) -> Output? {
+  mutating func readChunkData(_ buffer: inout ByteQueue, remaining: Int) -> Output? {
     let taken = take(from: &buffer, upTo: remaining)
     guard taken == remaining else {
       state = .chunkData(remaining: remaining - taken)
@@ -56,8 +56,8 @@ extension HTTPRequestParser {
     return nil
   }
 
-  mutating func parseChunkDataEnd(_ buffer: inout InputBuffer) -> Output? {
-    let end: Int? = buffer.withUnparsedBytes { bytes in
+  mutating func parseChunkDataEnd(_ buffer: inout ByteQueue) -> Output? {
+    let end: Int? = buffer.withQueuedBytes { bytes in
       if bytes.first == Self.lineFeed { return 1 }
       if bytes.count >= 2 && bytes[0] == Self.carriageReturn && bytes[1] == Self.lineFeed {
         return 2
@@ -77,9 +77,9 @@ extension HTTPRequestParser {
   }
 
   mutating func parseTrailers(
-    _ buffer: inout InputBuffer, lineStart: Int, scanned: Int, lines: Int
+    _ buffer: inout ByteQueue, lineStart: Int, scanned: Int, lines: Int
   ) -> Output? {
-    let scan = buffer.withUnparsedBytes {
+    let scan = buffer.withQueuedBytes {
       Self.findEndOfSection($0, lineStart: lineStart, scanned: scanned, lines: lines)
     }
     guard let end = scan.end else {
@@ -87,7 +87,7 @@ extension HTTPRequestParser {
       return headLimitFailure(bytes: scan.scanned, lines: scan.lines) ?? .needMoreData
     }
     if let failure = headLimitFailure(bytes: end, lines: scan.lines) { return failure }
-    let invalid = buffer.withUnparsedBytes { bytes in
+    let invalid = buffer.withQueuedBytes { bytes in
       Array(bytes[..<end]).split(separator: Self.lineFeed).lazy.map {
         $0.last == Self.carriageReturn ? $0.dropLast() : $0
       }.filter { !$0.isEmpty }.compactMap { line -> String? in
@@ -101,8 +101,8 @@ extension HTTPRequestParser {
   }
 
   /// Moves up to `count` bytes from `buffer` into the body; returns how many moved.
-  private mutating func take(from buffer: inout InputBuffer, upTo count: Int) -> Int {
-    let taken = buffer.withUnparsedBytes { bytes in
+  private mutating func take(from buffer: inout ByteQueue, upTo count: Int) -> Int {
+    let taken = buffer.withQueuedBytes { bytes in
       let taken = min(count, bytes.count)
       body.append(contentsOf: bytes[..<taken])
       return taken

@@ -79,7 +79,7 @@ struct HTTPRequestParser {
 
   /// Parses what `buffer` holds, consuming the bytes of a request it completes (or of a body it
   /// reads), and stops at the first complete request.
-  mutating func parse(_ buffer: inout InputBuffer) -> Output {
+  mutating func parse(_ buffer: inout ByteQueue) -> Output {
     while true {
       let step: Output?
       switch state {
@@ -108,15 +108,15 @@ struct HTTPRequestParser {
   // MARK: - Head
 
   private mutating func parseHead(
-    _ buffer: inout InputBuffer, lineStart: Int, scanned: Int, lines: Int
+    _ buffer: inout ByteQueue, lineStart: Int, scanned: Int, lines: Int
   ) -> Output? {
     if scanned == 0 { skipEmptyLines(&buffer) }
     if buffer.isEmpty { return .needMoreData }
-    let scan = buffer.withUnparsedBytes {
+    let scan = buffer.withQueuedBytes {
       Self.findEndOfSection($0, lineStart: lineStart, scanned: scanned, lines: lines)
     }
     if (scan.end ?? scan.scanned) > limits.maxHeaderBytes {
-      let requestLineEnd = buffer.withUnparsedBytes {
+      let requestLineEnd = buffer.withQueuedBytes {
         $0.prefix(limits.maxHeaderBytes + 1).firstIndex(of: Self.lineFeed)
       }
       if requestLineEnd == nil {
@@ -129,7 +129,7 @@ struct HTTPRequestParser {
       return headLimitFailure(bytes: scan.scanned, lines: scan.lines) ?? .needMoreData
     }
     if let failure = headLimitFailure(bytes: end, lines: scan.lines) { return failure }
-    let parsed = buffer.withUnparsedBytes { parseHeadLines(Array($0[..<end])) }
+    let parsed = buffer.withQueuedBytes { parseHeadLines(Array($0[..<end])) }
     buffer.consume(end)
     switch parsed {
     case .failure(let status, let message):
@@ -163,8 +163,8 @@ struct HTTPRequestParser {
     return nil
   }
 
-  private func skipEmptyLines(_ buffer: inout InputBuffer) {
-    let count = buffer.withUnparsedBytes { bytes in
+  private func skipEmptyLines(_ buffer: inout ByteQueue) {
+    let count = buffer.withQueuedBytes { bytes in
       bytes.prefix { $0 == Self.carriageReturn || $0 == Self.lineFeed }.count
     }
     if count > 0 { buffer.consume(count) }

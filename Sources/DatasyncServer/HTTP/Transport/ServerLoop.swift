@@ -210,13 +210,15 @@ final class ServerLoop {
 
   /// Answers 503 to a connection beyond the limit and closes it.
   private func refuse(_ descriptor: Int32) {
-    var output = OutputBuffer()
+    var output = ByteQueue(retainedCapacity: 0)
     ResponseEncoding.encode(
       .jsonError(
         .serviceUnavailable,
         message: "the server has reached its limit of \(settings.maxConnections) connections"),
       connection: .close, omitBody: false, into: &output)
-    _ = output.withUnwrittenBytes { SocketSystem.writeSome(descriptor, from: $0) }
+    _ = output.withQueuedBytes {
+      SocketSystem.writeSome(descriptor, from: UnsafeRawBufferPointer($0))
+    }
     _ = shutdown(descriptor, Int32(SHUT_WR))
     SocketSystem.closeDescriptor(descriptor)
   }

@@ -14,7 +14,7 @@ import Testing
 
   private func parse(_ bytes: [UInt8], step: Int = .max) -> [String] {
     var parser = HTTPRequestParser(limits: Self.limits, remoteAddress: "test")
-    var buffer = InputBuffer()
+    var buffer = ByteQueue(retainedCapacity: 16_384)
     var outputs: [String] = []
     var offset = 0
     while offset < bytes.count {
@@ -90,7 +90,7 @@ import Testing
 
   @Test func theParserIsIdleOnlyBetweenRequests() {
     var parser = HTTPRequestParser(limits: Self.limits, remoteAddress: "test")
-    var buffer = InputBuffer()
+    var buffer = ByteQueue(retainedCapacity: 16_384)
     #expect(parser.isIdle)
     Array("\r\nGET / HT".utf8).withUnsafeBytes { buffer.append($0) }
     guard case .needMoreData = parser.parse(&buffer) else {
