@@ -10,9 +10,10 @@ import Testing
     let mutex = StreamsMutex()
     var count = 0
 
-    func increment() {
+    /// Adds `steps` one at a time, so that a lock that let two threads in would lose updates.
+    func add(_ steps: Int) {
       mutex.lock()
-      count += 1
+      for _ in 0..<steps { count += 1 }
       mutex.unlock()
     }
   }
@@ -31,14 +32,14 @@ import Testing
     return group.wait(timeout: .now() + 60) == .success
   }
 
-  @Test func countsEveryIncrementWhenEightThreadsContend() {
+  @Test func countsEveryIncrementWhenEightThreadsContend() throws {
     let counter = GuardedCounter()
     let finished = Self.runOnThreads(8) { _ in
-      for _ in 0..<20_000 { counter.increment() }
+      for _ in 0..<5_000 { counter.add(20) }
     }
-    #expect(finished)
+    try #require(finished)
     counter.mutex.lock()
-    #expect(counter.count == 8 * 20_000)
+    #expect(counter.count == 8 * 5_000 * 20)
     counter.mutex.unlock()
   }
 
@@ -46,7 +47,7 @@ import Testing
     /// The holder keeps the lock until a waiter has marked it contended, so each round hands the
     /// lock over through the waiters' sleep and the holder's wake-up on the lock's own word (a wait
     /// or wake on any other address, such as a temporary copy of the word, would never return).
-    @Test func handsTheLockOverToSleepingWaiters() {
+    @Test func handsTheLockOverToSleepingWaiters() throws {
       for _ in 0..<20 {
         let counter = GuardedCounter()
         counter.mutex.lock()
@@ -54,15 +55,19 @@ import Testing
         for _ in 0..<4 {
           waiters.enter()
           Thread.detachNewThread {
-            counter.increment()
+            counter.add(1)
             waiters.leave()
           }
         }
-        while counter.mutex.word.load(ordering: .relaxed) != StreamsMutex.lockedWithWaiters {
+        let giveUp = Date(timeIntervalSinceNow: 60)
+        while counter.mutex.word.load(ordering: .relaxed) != StreamsMutex.lockedWithWaiters,
+          Date() < giveUp
+        {
           sched_yield()
         }
+        try #require(counter.mutex.word.load(ordering: .relaxed) == StreamsMutex.lockedWithWaiters)
         counter.mutex.unlock()
-        #expect(waiters.wait(timeout: .now() + 60) == .success)
+        try #require(waiters.wait(timeout: .now() + 60) == .success)
         counter.mutex.lock()
         #expect(counter.count == 4)
         counter.mutex.unlock()
