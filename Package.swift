@@ -15,7 +15,10 @@ let package = Package(
     .executable(name: "Playgrounds", targets: ["Playgrounds"]),
   ],
   targets: [
-    .target(name: "Streams"),
+    .target(
+      name: "Streams",
+      dependencies: [.target(name: "CLinuxSystem", condition: .when(platforms: [.linux]))]
+    ),
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     .target(name: "Datasync"),
     .target(name: "DatasyncStreams", dependencies: ["Streams", "Datasync"]),
