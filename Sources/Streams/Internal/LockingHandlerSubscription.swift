@@ -14,14 +14,6 @@ internal class LockingHandlerSubscription: HandlerSubscription {
   @usableFromInline final let mutex = StreamsMutex()
 
   @inlinable
-  override init(
-    request: @escaping (HandlerSubscription, Subscribers.Demand) -> Void,
-    cancel: @escaping (HandlerSubscription) -> Void
-  ) {
-    super.init(request: request, cancel: cancel)
-  }
-
-  @inlinable
   final func lock() {
     mutex.lock()
   }
