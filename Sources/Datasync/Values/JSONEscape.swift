@@ -2,7 +2,8 @@
 /// rule expressions).
 enum JSONEscape {
   /// The byte a one-character escape stands for, given the byte after the backslash (`n` for
-  /// `\n`); nil for `u`, which starts a `\uXXXX` escape, and for anything that is no JSON escape.
+  /// `\n`); nil for `u`, which starts an escape of four hexadecimal digits, and for anything
+  /// that is no JSON escape.
   @inline(__always)
   static func byte(escapedBy byte: UInt8) -> UInt8? {
     switch byte {
