@@ -65,8 +65,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
   public func cancel() {
     guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    let target = self.target
-    self.target = nil
+    let target = self.target.take()
     target?.cancel()
   }
 

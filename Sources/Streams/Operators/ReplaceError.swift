@@ -36,19 +36,20 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: ReplaceErrorSubscription<Upstream.Failure, S>(
+        subscriber: ReplaceErrorSubscription<Output, Upstream.Failure, S?>(
           downstream: subscriber, replacement: output))
     }
   }
 }
 
-/// Where a ``ReplaceErrorSubscription`` stands. A type of its own rather than one nested in the
-/// generic class, so that releasing the subscription (in code not specialised for it) needs no
-/// run-time metadata for it.
+/// Where a ``ReplaceErrorSubscription`` stands. A trivial enum of its own, with the upstream
+/// subscription kept beside it, rather than one nested in the generic class or one carrying the
+/// subscription: releasing the subscription (in code not specialised for it) then needs no
+/// run-time metadata for it, and testing the phase copies no existential.
 @usableFromInline
-internal enum ReplaceErrorStatus {
+internal enum ReplaceErrorPhase {
   case awaitingSubscription
-  case subscribed(any Subscription)
+  case subscribed
   case awaitingDemand
   case delivering
   case terminated
@@ -62,28 +63,35 @@ internal enum ReplaceErrorStatus {
 /// the next request. The lock guards state only and is released before calling out. Its
 /// downstream reaches `request` and `cancel` through the handlers of ``HandlerSubscription``,
 /// specialised where the chain is built.
+///
+/// Its generic arguments are the output and the held downstream (`Downstream?`, see
+/// `OptionalSlot`) themselves, so that releasing it (in code not specialised for it) finds the
+/// metadata of both fields among its own instead of looking them up at run time.
 @usableFromInline
-internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-  LockingHandlerSubscription, Subscriber
-{
-  @usableFromInline typealias Input = Downstream.Input
+internal final class ReplaceErrorSubscription<
+  Output, UpstreamFailure: Error, HeldDownstream: OptionalSlot
+>: LockingHandlerSubscription, Subscriber
+where HeldDownstream.Wrapped: Subscriber, HeldDownstream.Wrapped.Input == Output {
+  @usableFromInline typealias Downstream = HeldDownstream.Wrapped
+  @usableFromInline typealias Input = Output
   @usableFromInline typealias Failure = UpstreamFailure
 
-  @usableFromInline let replacement: Downstream.Input
-  // Protected by `lock`: the status, the downstream (released once terminated) and the
-  // outstanding downstream demand.
+  @usableFromInline let replacement: Output
+  // Protected by `lock`: the phase, the upstream subscription (held while subscribed), the
+  // downstream (released once terminated) and the outstanding downstream demand.
   // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
   // runtime check costs two calls per access in the unspecialised code that runs when upstreams
   // call through `any Subscription`.
-  @exclusivity(unchecked) @usableFromInline var status = ReplaceErrorStatus.awaitingSubscription
-  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var phase = ReplaceErrorPhase.awaitingSubscription
+  @exclusivity(unchecked) @usableFromInline var upstream = HeldSubscription()
+  @exclusivity(unchecked) @usableFromInline var downstream: HeldDownstream
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
 
   @usableFromInline
   override var operatorName: String { "ReplaceError" }
 
   @inlinable
-  init(downstream: Downstream, replacement: Downstream.Input) {
+  init<S: Subscriber>(downstream: S, replacement: Output) where HeldDownstream == S? {
     self.downstream = downstream
     self.replacement = replacement
     super.init(
@@ -98,20 +106,21 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   @inlinable
   func receive(subscription: any Subscription) {
     lock()
-    guard case .awaitingSubscription = status, let downstream else {
+    guard phase == .awaitingSubscription, let downstream = downstream.wrapped else {
       unlock()
       subscription.cancel()
       return
     }
-    status = .subscribed(subscription)
+    phase = .subscribed
+    upstream.hold(subscription)
     unlock()
     downstream.receive(subscription: self)
   }
 
   @inlinable
-  func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+  func receive(_ input: Output) -> Subscribers.Demand {
     lock()
-    guard case .subscribed = status, let downstream else {
+    guard phase == .subscribed, let downstream = downstream.wrapped else {
       unlock()
       return .none
     }
@@ -129,10 +138,11 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock()
-    guard case .subscribed(let upstream) = status, let downstream else {
+    guard phase == .subscribed, let downstream = downstream.wrapped else {
       unlock()
       return
     }
+    let upstream = self.upstream.take()
     defer { withExtendedLifetime(upstream) {} }
     let replaced: Subscribers.Completion<Downstream.Failure>?
     switch completion {
@@ -140,18 +150,18 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
     case .failure: replaced = nil
     }
     if replaced == nil && demand == .none {
-      status = .awaitingDemand
+      phase = .awaitingDemand
       unlock()
       return
     }
     guard let replaced else {
-      status = .delivering
+      phase = .delivering
       unlock()
       deliverReplacement(to: downstream)
       return
     }
-    status = .terminated
-    self.downstream = nil
+    phase = .terminated
+    _ = self.downstream.take()
     unlock()
     downstream.receive(completion: replaced)
   }
@@ -161,12 +171,12 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   func deliverReplacement(to downstream: Downstream) {
     _ = downstream.receive(replacement)
     lock()
-    guard case .delivering = status else {
+    guard phase == .delivering else {
       unlock()
       return
     }
-    status = .terminated
-    self.downstream = nil
+    phase = .terminated
+    _ = self.downstream.take()
     unlock()
     downstream.receive(completion: .finished)
   }
@@ -176,14 +186,15 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   func add(_ more: Subscribers.Demand) {
     guard more > 0 else { return }
     lock()
-    switch status {
-    case .subscribed(let upstream):
+    switch phase {
+    case .subscribed:
       demand += more
+      let upstream = self.upstream.subscription
       unlock()
       upstream.request(more)
     case .awaitingDemand:
-      status = .delivering
-      let downstream = self.downstream
+      phase = .delivering
+      let downstream = self.downstream.wrapped
       unlock()
       if let downstream {
         deliverReplacement(to: downstream)
@@ -197,19 +208,18 @@ internal final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream
   @inlinable
   func stop() {
     lock()
-    let upstream: (any Subscription)?
-    switch status {
-    case .subscribed(let subscription): upstream = subscription
-    case .awaitingDemand, .delivering: upstream = nil
+    switch phase {
+    case .subscribed, .awaitingDemand, .delivering:
+      break
     case .awaitingSubscription, .terminated:
       unlock()
       return
     }
-    status = .terminated
-    let downstream = self.downstream
-    self.downstream = nil
+    phase = .terminated
+    let upstream = self.upstream.take()
+    let downstream = self.downstream.take()
     unlock()
-    upstream?.cancel()
+    upstream.cancel()
     withExtendedLifetime(downstream) {}
   }
 }

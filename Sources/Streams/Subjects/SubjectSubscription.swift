@@ -180,10 +180,8 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   @inlinable
   func stop() {
     lock()
-    let owner = self.owner
-    let core = self.core
-    self.owner = nil
-    self.core = nil
+    let owner = self.owner.take()
+    let core = self.core.take()
     let closed = delivery.close()
     unlock()
     core?.detach(ObjectIdentifier(self))

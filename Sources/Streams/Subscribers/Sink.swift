@@ -42,7 +42,7 @@ extension Subscribers {
     /// The phase, a ``Phase`` raw value: an atomic rather than a lock, which saves allocating a
     /// lock for every sink.
     @usableFromInline internal let state = Atomic<UInt8>(Phase.waiting.rawValue)
-    @exclusivity(unchecked) @usableFromInline internal var upstream: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline internal var upstream = HeldSubscription()
 
     @usableFromInline
     internal enum Phase: UInt8 {
@@ -71,10 +71,10 @@ extension Subscribers {
         subscription.cancel()
         return
       }
-      upstream = subscription
+      upstream.hold(subscription)
       guard advance(from: .subscribing, to: .subscribed) else {
         // Cancelled or completed meanwhile: the subscription is still this call's to end.
-        upstream = nil
+        _ = upstream.take()
         subscription.cancel()
         return
       }
@@ -97,7 +97,7 @@ extension Subscribers {
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
       let previous = state.exchange(Phase.terminated.rawValue, ordering: .acquiringAndReleasing)
-      if previous == Phase.subscribed.rawValue { upstream = nil }
+      if previous == Phase.subscribed.rawValue { _ = upstream.take() }
       let isLive = previous != Phase.terminated.rawValue
       guard let handlers else { return }
       self.handlers = nil
@@ -122,9 +122,8 @@ extension Subscribers {
     public func cancel() {
       let previous = state.exchange(Phase.terminated.rawValue, ordering: .acquiringAndReleasing)
       guard previous == Phase.subscribed.rawValue else { return }
-      let upstream = self.upstream
-      self.upstream = nil
-      upstream?.cancel()
+      let upstream = self.upstream.take()
+      upstream.cancel()
     }
   }
 }

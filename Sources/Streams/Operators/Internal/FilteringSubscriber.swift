@@ -102,14 +102,14 @@ where
   @usableFromInline typealias Input = Logic.Input
   @usableFromInline typealias Failure = Logic.UpstreamFailure
 
-  // Protected by `lock`: the lifecycle phase, the upstream subscription (set while subscribed),
+  // Protected by `lock`: the lifecycle phase, the upstream subscription (held while subscribed),
   // the downstream, released once terminated, and the demand still to add to the first request.
   // `logic` is only touched by the upstream's serialised calls.
   // They are `@exclusivity(unchecked)`: the lock (or the upstream's serialisation, for `logic`)
   // already makes each access exclusive, and the runtime check costs two calls per access in the
   // unspecialised code that runs when upstreams call through `any Subscription`.
   @exclusivity(unchecked) @usableFromInline var phase = FilteringPhase.awaitingSubscription
-  @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+  @exclusivity(unchecked) @usableFromInline var upstream = HeldSubscription()
   @exclusivity(unchecked) @usableFromInline var downstream: HeldDownstream
   @exclusivity(unchecked) @usableFromInline var demandAhead: Int
   @exclusivity(unchecked) @usableFromInline var logic: Logic
@@ -155,7 +155,7 @@ where
       return
     }
     phase = .subscribed
-    upstream = subscription
+    upstream.hold(subscription)
     unlock()
     downstream.receive(subscription: self)
   }
@@ -207,10 +207,11 @@ where
   @inlinable
   func forward(_ demand: Subscribers.Demand) {
     lock()
-    guard phase == .subscribed, demand > 0, let upstream = self.upstream else {
+    guard phase == .subscribed, demand > 0 else {
       unlock()
       return
     }
+    let upstream = self.upstream.subscription
     let ahead = demandAhead
     demandAhead = 0
     unlock()
@@ -221,11 +222,12 @@ where
   @inlinable
   func stop() {
     lock()
-    guard phase == .subscribed, let upstream = self.upstream.take() else {
+    guard phase == .subscribed else {
       unlock()
       return
     }
     phase = .terminated
+    let upstream = self.upstream.take()
     let downstream = self.downstream.take()
     unlock()
     upstream.cancel()
@@ -246,7 +248,7 @@ where
     let upstream = self.upstream.take()
     unlock()
     if cancellingUpstream {
-      upstream?.cancel()
+      upstream.cancel()
     }
     downstream.receive(completion: completion)
   }

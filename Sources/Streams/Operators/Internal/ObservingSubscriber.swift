@@ -39,11 +39,12 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandler
 
   @usableFromInline let downstream: Downstream
   @usableFromInline let hooks: EventHooks<Downstream.Input, Downstream.Failure>
-  // Protected by `lock`: the upstream subscription, nil before it arrives and once ended.
-  // They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
+  // Protected by `lock`: the upstream subscription, held (`holdsUpstream`) from its arrival until
+  // the end, and whether one arrived. They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
   // runtime check costs two calls per access in the unspecialised code that runs when upstreams
   // call through `any Subscription`.
-  @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+  @exclusivity(unchecked) @usableFromInline var upstream = HeldSubscription()
+  @exclusivity(unchecked) @usableFromInline var holdsUpstream = false
   @exclusivity(unchecked) @usableFromInline var hasSubscription = false
 
   /// The operator served: `"HandleEvents"`, `"Print"` or `"Breakpoint"`.
@@ -77,7 +78,8 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandler
       return
     }
     hasSubscription = true
-    upstream = subscription
+    holdsUpstream = true
+    upstream.hold(subscription)
     unlock()
     hooks.subscription?(subscription)
     downstream.receive(subscription: self)
@@ -96,8 +98,8 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandler
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     lock()
-    let previous = upstream
-    upstream = nil
+    holdsUpstream = false
+    let previous = upstream.take()
     unlock()
     withExtendedLifetime(previous) {}
     hooks.completion?(completion)
@@ -108,9 +110,12 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandler
   @inlinable
   func forward(_ demand: Subscribers.Demand) {
     lock()
-    let upstream = self.upstream
+    guard holdsUpstream else {
+      unlock()
+      return
+    }
+    let upstream = self.upstream.subscription
     unlock()
-    guard let upstream else { return }
     hooks.request?(demand)
     upstream.request(demand)
   }
@@ -119,10 +124,13 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandler
   @inlinable
   func stop() {
     lock()
-    let upstream = self.upstream
-    self.upstream = nil
+    guard holdsUpstream else {
+      unlock()
+      return
+    }
+    holdsUpstream = false
+    let upstream = self.upstream.take()
     unlock()
-    guard let upstream else { return }
     hooks.cancel?()
     upstream.cancel()
   }
