@@ -21,25 +21,60 @@ struct PendingWrites {
   }
 
   /// A path as the first `depth` keys of a longer one: the ancestors of a path are looked up
-  /// without making their paths (no allocation, one retain).
+  /// without making their paths (no allocation, one retain). The hash is computed once, when the
+  /// prefix is made, and the prefixes of one path get theirs incrementally (see
+  /// ``withPrefixHashes(of:_:)``): a key is hashed once per write, whatever the depth.
   private struct PathPrefix: Hashable {
     let keys: [WebcomKey]
     let depth: Int
+    let prefixHash: Int
 
-    init(_ path: DatasyncPath, depth: Int? = nil) {
+    /// The whole path as a prefix.
+    init(_ path: DatasyncPath) {
       keys = path.keys
-      self.depth = depth ?? path.keys.count
+      depth = path.keys.count
+      var hasher = Hasher()
+      for key in keys { hasher.combine(key) }
+      prefixHash = Self.finalize(hasher, depth: depth)
+    }
+
+    /// The first `depth` keys of `path`, whose hash is known.
+    init(_ path: DatasyncPath, depth: Int, hash: Int) {
+      keys = path.keys
+      self.depth = depth
+      prefixHash = hash
+    }
+
+    /// The hash of a prefix from a hasher that combined its keys.
+    static func finalize(_ hasher: Hasher, depth: Int) -> Int {
+      var hasher = hasher
+      hasher.combine(depth)
+      return hasher.finalize()
     }
 
     static func == (lhs: PathPrefix, rhs: PathPrefix) -> Bool {
-      guard lhs.depth == rhs.depth else { return false }
+      guard lhs.depth == rhs.depth, lhs.prefixHash == rhs.prefixHash else { return false }
       for index in 0..<lhs.depth where lhs.keys[index] != rhs.keys[index] { return false }
       return true
     }
 
     func hash(into hasher: inout Hasher) {
-      hasher.combine(depth)
-      for index in 0..<depth { hasher.combine(keys[index]) }
+      hasher.combine(prefixHash)
+    }
+  }
+
+  /// Calls `body` with the hashes of the prefixes of `path` of depths `0...path.depth` (index =
+  /// depth), computed in one pass over the keys, in a buffer on the stack.
+  private static func withPrefixHashes<Result>(
+    of path: DatasyncPath, _ body: (UnsafeBufferPointer<Int>) -> Result
+  ) -> Result {
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: path.depth + 1) { hashes in
+      var hasher = Hasher()
+      for depth in 0...path.depth {
+        hashes.initializeElement(at: depth, to: PathPrefix.finalize(hasher, depth: depth))
+        if depth < path.depth { hasher.combine(path.keys[depth]) }
+      }
+      return body(UnsafeBufferPointer(hashes))
     }
   }
 
@@ -92,12 +127,15 @@ struct PendingWrites {
   /// Whether a pending write may change the value at `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
     guard !isEmpty else { return false }
-    if counts[PathPrefix(path)]?.atOrBelow ?? 0 > 0 { return true }
-    for depth in (0..<path.depth).reversed()
-    where counts[PathPrefix(path, depth: depth)]?.atPath ?? 0 > 0 {
-      return true
+    return Self.withPrefixHashes(of: path) { hashes in
+      let whole = PathPrefix(path, depth: path.depth, hash: hashes[path.depth])
+      if counts[whole]?.atOrBelow ?? 0 > 0 { return true }
+      for depth in (0..<path.depth).reversed()
+      where counts[PathPrefix(path, depth: depth, hash: hashes[depth])]?.atPath ?? 0 > 0 {
+        return true
+      }
+      return false
     }
-    return false
   }
 
   /// Whether a pending write replaces the whole value at `path` or at one of its ancestors: the
@@ -108,11 +146,13 @@ struct PendingWrites {
   /// the back end's value.
   func replacesWholeValue(at path: DatasyncPath) -> Bool {
     guard replacedPathCount > 0 else { return false }
-    for depth in (0...path.depth).reversed()
-    where counts[PathPrefix(path, depth: depth)]?.replacing ?? 0 > 0 {
-      return true
+    return Self.withPrefixHashes(of: path) { hashes in
+      for depth in (0...path.depth).reversed()
+      where counts[PathPrefix(path, depth: depth, hash: hashes[depth])]?.replacing ?? 0 > 0 {
+        return true
+      }
+      return false
     }
-    return false
   }
 
   private mutating func count(_ operation: WriteOperation, by delta: Int) {
@@ -131,14 +171,16 @@ struct PendingWrites {
     case .increment:
       replacesPath = false
     }
-    // The written path itself: one lookup for its three counts.
-    update(PathPrefix(path)) {
-      $0.atPath += delta
-      $0.atOrBelow += delta
-      if replacesPath { $0.replacing += delta }
-    }
-    for depth in (0..<path.depth).reversed() {
-      update(PathPrefix(path, depth: depth)) { $0.atOrBelow += delta }
+    Self.withPrefixHashes(of: path) { hashes in
+      // The written path itself: one lookup for its three counts.
+      update(PathPrefix(path, depth: path.depth, hash: hashes[path.depth])) {
+        $0.atPath += delta
+        $0.atOrBelow += delta
+        if replacesPath { $0.replacing += delta }
+      }
+      for depth in (0..<path.depth).reversed() {
+        update(PathPrefix(path, depth: depth, hash: hashes[depth])) { $0.atOrBelow += delta }
+      }
     }
   }
 
