@@ -8,14 +8,15 @@ struct PendingWrites {
     let operation: WriteOperation
   }
 
-  /// The number of pending writes concerning one path, by relation to it.
+  /// The number of pending writes concerning one path, by relation to it. On 32 bits: the
+  /// table holds one per path written, and more than 2^31 pending writes cannot fit in memory.
   private struct Counts {
     /// Writes at the path.
-    var atPath = 0
+    var atPath: Int32 = 0
     /// Writes at the path or below it.
-    var atOrBelow = 0
+    var atOrBelow: Int32 = 0
     /// Writes that replace the whole value at the path.
-    var replacing = 0
+    var replacing: Int32 = 0
 
     var isZero: Bool { atPath == 0 && atOrBelow == 0 && replacing == 0 }
   }
@@ -23,7 +24,7 @@ struct PendingWrites {
   /// A path as the first `depth` keys of a longer one: the ancestors of a path are looked up
   /// without making their paths (no allocation, one retain). The hash is computed once, when the
   /// prefix is made, and the prefixes of one path get theirs incrementally (see
-  /// ``withPrefixHashes(of:_:)``): a key is hashed once per write, whatever the depth.
+  /// ``withPrefixHashers(of:_:)``): a key is hashed once per write, whatever the depth.
   private struct PathPrefix: Hashable {
     let keys: [WebcomKey]
     let depth: Int
@@ -38,11 +39,11 @@ struct PendingWrites {
       prefixHash = Self.finalize(hasher, depth: depth)
     }
 
-    /// The first `depth` keys of `path`, whose hash is known.
-    init(_ path: DatasyncPath, depth: Int, hash: Int) {
+    /// The first `depth` keys of `path`, from a hasher that combined them.
+    init(_ path: DatasyncPath, depth: Int, hasher: Hasher) {
       keys = path.keys
       self.depth = depth
-      prefixHash = hash
+      prefixHash = Self.finalize(hasher, depth: depth)
     }
 
     /// The hash of a prefix from a hasher that combined its keys.
@@ -63,18 +64,20 @@ struct PendingWrites {
     }
   }
 
-  /// Calls `body` with the hashes of the prefixes of `path` of depths `0...path.depth` (index =
-  /// depth), computed in one pass over the keys, in a buffer on the stack.
-  private static func withPrefixHashes<Result>(
-    of path: DatasyncPath, _ body: (UnsafeBufferPointer<Int>) -> Result
+  /// Calls `body` with, for each depth of `0...path.depth` (the index), a hasher that combined
+  /// the keys of the prefix of `path` of that depth: made in one pass over the keys, in a buffer
+  /// on the stack; a prefix's hash is finished only when the prefix is looked up.
+  private static func withPrefixHashers<Result>(
+    of path: DatasyncPath, _ body: (UnsafeBufferPointer<Hasher>) -> Result
   ) -> Result {
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: path.depth + 1) { hashes in
+    withUnsafeTemporaryAllocation(of: Hasher.self, capacity: path.depth + 1) { hashers in
       var hasher = Hasher()
       for depth in 0...path.depth {
-        hashes.initializeElement(at: depth, to: PathPrefix.finalize(hasher, depth: depth))
+        hashers.initializeElement(at: depth, to: hasher)
         if depth < path.depth { hasher.combine(path.keys[depth]) }
       }
-      return body(UnsafeBufferPointer(hashes))
+      defer { _ = hashers.deinitialize() }
+      return body(UnsafeBufferPointer(hashers))
     }
   }
 
@@ -127,11 +130,11 @@ struct PendingWrites {
   /// Whether a pending write may change the value at `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
     guard !isEmpty else { return false }
-    return Self.withPrefixHashes(of: path) { hashes in
-      let whole = PathPrefix(path, depth: path.depth, hash: hashes[path.depth])
+    return Self.withPrefixHashers(of: path) { hashers in
+      let whole = PathPrefix(path, depth: path.depth, hasher: hashers[path.depth])
       if counts[whole]?.atOrBelow ?? 0 > 0 { return true }
       for depth in (0..<path.depth).reversed()
-      where counts[PathPrefix(path, depth: depth, hash: hashes[depth])]?.atPath ?? 0 > 0 {
+      where counts[PathPrefix(path, depth: depth, hasher: hashers[depth])]?.atPath ?? 0 > 0 {
         return true
       }
       return false
@@ -146,16 +149,16 @@ struct PendingWrites {
   /// the back end's value.
   func replacesWholeValue(at path: DatasyncPath) -> Bool {
     guard replacedPathCount > 0 else { return false }
-    return Self.withPrefixHashes(of: path) { hashes in
+    return Self.withPrefixHashers(of: path) { hashers in
       for depth in (0...path.depth).reversed()
-      where counts[PathPrefix(path, depth: depth, hash: hashes[depth])]?.replacing ?? 0 > 0 {
+      where counts[PathPrefix(path, depth: depth, hasher: hashers[depth])]?.replacing ?? 0 > 0 {
         return true
       }
       return false
     }
   }
 
-  private mutating func count(_ operation: WriteOperation, by delta: Int) {
+  private mutating func count(_ operation: WriteOperation, by delta: Int32) {
     let path = operation.path
     // Whether the operation replaces the whole value at its own path; a merge replaces the
     // children it names instead.
@@ -171,15 +174,15 @@ struct PendingWrites {
     case .increment:
       replacesPath = false
     }
-    Self.withPrefixHashes(of: path) { hashes in
+    Self.withPrefixHashers(of: path) { hashers in
       // The written path itself: one lookup for its three counts.
-      update(PathPrefix(path, depth: path.depth, hash: hashes[path.depth])) {
+      update(PathPrefix(path, depth: path.depth, hasher: hashers[path.depth])) {
         $0.atPath += delta
         $0.atOrBelow += delta
         if replacesPath { $0.replacing += delta }
       }
       for depth in (0..<path.depth).reversed() {
-        update(PathPrefix(path, depth: depth, hash: hashes[depth])) { $0.atOrBelow += delta }
+        update(PathPrefix(path, depth: depth, hasher: hashers[depth])) { $0.atOrBelow += delta }
       }
     }
   }
