@@ -81,6 +81,9 @@ struct PendingWrites {
     }
   }
 
+  /// The capacity up to which the tables keep their storage when the last pending write goes.
+  private static let keptCapacity = 64
+
   private var writes: [Write] = []
   private var start = 0
   /// The counts of the paths with at least one non-zero count, in one table so that a write
@@ -108,9 +111,14 @@ struct PendingWrites {
     if index == start {
       start += 1
       if start == writes.count {
-        // The last pending write went: release the storage at once.
-        writes = []
+        // The last pending write went: every count is zero, so the tables empty at once instead
+        // of one prefix at a time. Small tables keep their storage for the next write; the
+        // storage of a burst's is released.
+        writes.removeAll(keepingCapacity: writes.capacity <= Self.keptCapacity)
+        counts.removeAll(keepingCapacity: counts.capacity <= Self.keptCapacity)
         start = 0
+        replacedPathCount = 0
+        return write
       } else if start > 64 && start * 2 > writes.count {
         writes.removeFirst(start)
         start = 0
