@@ -6,6 +6,15 @@ struct ClientCache {
   struct Change {
     let old: JSONValue
     let footprints: [ChangeFootprint]
+    /// What the change modified, when applying it already told (see
+    /// ``ChangeEffect/effects(of:from:to:)``); nil when it is to be found by comparing the trees.
+    let knownEffects: [ChangeEffect]?
+
+    init(old: JSONValue, footprints: [ChangeFootprint], knownEffects: [ChangeEffect]? = nil) {
+      self.old = old
+      self.footprints = footprints
+      self.knownEffects = knownEffects
+    }
   }
 
   /// The data as the back end sent it.
@@ -22,9 +31,21 @@ struct ClientCache {
   /// Applies a local write on top of the pending ones, as the client expects the back end to.
   mutating func applyLocal(_ operation: WriteOperation, identifier: RequestIdentifier) -> Change {
     let old = visible
-    visible = operation.applyingOptimistically(to: visible)
     pending.append(PendingWrites.Write(identifier: identifier, operation: operation))
-    return Change(old: old, footprints: operation.footprints)
+    switch operation {
+    case .set(let path, let value), .compareAndSet(let path, _, let value):
+      // The value replaced is found while writing: comparing it with the value written gives
+      // the effect without looking both up again.
+      let (result, replaced) = visible.settingReturningReplaced(value, at: path.keys)
+      visible = result
+      let written = value.isNull ? JSONValue.null : value
+      return Change(
+        old: old, footprints: operation.footprints,
+        knownEffects: replaced == written ? [] : [ChangeEffect(path: path, children: nil)])
+    case .merge, .increment:
+      visible = operation.applyingOptimistically(to: visible)
+      return Change(old: old, footprints: operation.footprints)
+    }
   }
 
   /// Applies data from the back end under the pending writes: `operation`, or, when the back

@@ -155,7 +155,9 @@ struct ClientViews {
   func events(of change: ClientCache.Change, cache: ClientCache, into effects: inout [ClientEffect])
   {
     guard !views.isEmpty else { return }
-    let changed = ChangeEffect.effects(of: change.footprints, from: change.old, to: cache.visible)
+    let changed =
+      change.knownEffects
+      ?? ChangeEffect.effects(of: change.footprints, from: change.old, to: cache.visible)
     guard !changed.isEmpty else { return }
     let diffs = touched(by: changed, include: { _ in true }).compactMap {
       view, relevance -> (view: View, diff: ViewDiff)? in

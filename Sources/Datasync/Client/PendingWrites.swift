@@ -8,40 +8,81 @@ struct PendingWrites {
     let operation: WriteOperation
   }
 
-  /// The number of pending writes concerning one path, by relation to it.
+  /// The number of pending writes concerning one path, by relation to it. On 32 bits: the
+  /// table holds one per path written, and more than 2^31 pending writes cannot fit in memory.
   private struct Counts {
     /// Writes at the path.
-    var atPath = 0
+    var atPath: Int32 = 0
     /// Writes at the path or below it.
-    var atOrBelow = 0
+    var atOrBelow: Int32 = 0
     /// Writes that replace the whole value at the path.
-    var replacing = 0
+    var replacing: Int32 = 0
 
     var isZero: Bool { atPath == 0 && atOrBelow == 0 && replacing == 0 }
   }
 
   /// A path as the first `depth` keys of a longer one: the ancestors of a path are looked up
-  /// without making their paths (no allocation, one retain).
+  /// without making their paths (no allocation, one retain). The hash is computed once, when the
+  /// prefix is made, and the prefixes of one path get theirs incrementally (see
+  /// ``withPrefixHashers(of:_:)``): a key is hashed once per write, whatever the depth.
   private struct PathPrefix: Hashable {
     let keys: [WebcomKey]
     let depth: Int
+    let prefixHash: Int
 
-    init(_ path: DatasyncPath, depth: Int? = nil) {
+    /// The whole path as a prefix.
+    init(_ path: DatasyncPath) {
       keys = path.keys
-      self.depth = depth ?? path.keys.count
+      depth = path.keys.count
+      var hasher = Hasher()
+      for key in keys { hasher.combine(key) }
+      prefixHash = Self.finalize(hasher, depth: depth)
+    }
+
+    /// The first `depth` keys of `path`, from a hasher that combined them.
+    init(_ path: DatasyncPath, depth: Int, hasher: Hasher) {
+      keys = path.keys
+      self.depth = depth
+      prefixHash = Self.finalize(hasher, depth: depth)
+    }
+
+    /// The hash of a prefix from a hasher that combined its keys.
+    static func finalize(_ hasher: Hasher, depth: Int) -> Int {
+      var hasher = hasher
+      hasher.combine(depth)
+      return hasher.finalize()
     }
 
     static func == (lhs: PathPrefix, rhs: PathPrefix) -> Bool {
-      guard lhs.depth == rhs.depth else { return false }
+      guard lhs.depth == rhs.depth, lhs.prefixHash == rhs.prefixHash else { return false }
       for index in 0..<lhs.depth where lhs.keys[index] != rhs.keys[index] { return false }
       return true
     }
 
     func hash(into hasher: inout Hasher) {
-      hasher.combine(depth)
-      for index in 0..<depth { hasher.combine(keys[index]) }
+      hasher.combine(prefixHash)
     }
   }
+
+  /// Calls `body` with, for each depth of `0...path.depth` (the index), a hasher that combined
+  /// the keys of the prefix of `path` of that depth: made in one pass over the keys, in a buffer
+  /// on the stack; a prefix's hash is finished only when the prefix is looked up.
+  private static func withPrefixHashers<Result>(
+    of path: DatasyncPath, _ body: (UnsafeBufferPointer<Hasher>) -> Result
+  ) -> Result {
+    withUnsafeTemporaryAllocation(of: Hasher.self, capacity: path.depth + 1) { hashers in
+      var hasher = Hasher()
+      for depth in 0...path.depth {
+        hashers.initializeElement(at: depth, to: hasher)
+        if depth < path.depth { hasher.combine(path.keys[depth]) }
+      }
+      defer { _ = hashers.deinitialize() }
+      return body(UnsafeBufferPointer(hashers))
+    }
+  }
+
+  /// The capacity up to which the tables keep their storage when the last pending write goes.
+  private static let keptCapacity = 64
 
   private var writes: [Write] = []
   private var start = 0
@@ -70,9 +111,14 @@ struct PendingWrites {
     if index == start {
       start += 1
       if start == writes.count {
-        // The last pending write went: release the storage at once.
-        writes = []
+        // The last pending write went: every count is zero, so the tables empty at once instead
+        // of one prefix at a time. Small tables keep their storage for the next write; the
+        // storage of a burst's is released.
+        writes.removeAll(keepingCapacity: writes.capacity <= Self.keptCapacity)
+        counts.removeAll(keepingCapacity: counts.capacity <= Self.keptCapacity)
         start = 0
+        replacedPathCount = 0
+        return write
       } else if start > 64 && start * 2 > writes.count {
         writes.removeFirst(start)
         start = 0
@@ -92,12 +138,15 @@ struct PendingWrites {
   /// Whether a pending write may change the value at `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
     guard !isEmpty else { return false }
-    if counts[PathPrefix(path)]?.atOrBelow ?? 0 > 0 { return true }
-    for depth in (0..<path.depth).reversed()
-    where counts[PathPrefix(path, depth: depth)]?.atPath ?? 0 > 0 {
-      return true
+    return Self.withPrefixHashers(of: path) { hashers in
+      let whole = PathPrefix(path, depth: path.depth, hasher: hashers[path.depth])
+      if counts[whole]?.atOrBelow ?? 0 > 0 { return true }
+      for depth in (0..<path.depth).reversed()
+      where counts[PathPrefix(path, depth: depth, hasher: hashers[depth])]?.atPath ?? 0 > 0 {
+        return true
+      }
+      return false
     }
-    return false
   }
 
   /// Whether a pending write replaces the whole value at `path` or at one of its ancestors: the
@@ -108,14 +157,16 @@ struct PendingWrites {
   /// the back end's value.
   func replacesWholeValue(at path: DatasyncPath) -> Bool {
     guard replacedPathCount > 0 else { return false }
-    for depth in (0...path.depth).reversed()
-    where counts[PathPrefix(path, depth: depth)]?.replacing ?? 0 > 0 {
-      return true
+    return Self.withPrefixHashers(of: path) { hashers in
+      for depth in (0...path.depth).reversed()
+      where counts[PathPrefix(path, depth: depth, hasher: hashers[depth])]?.replacing ?? 0 > 0 {
+        return true
+      }
+      return false
     }
-    return false
   }
 
-  private mutating func count(_ operation: WriteOperation, by delta: Int) {
+  private mutating func count(_ operation: WriteOperation, by delta: Int32) {
     let path = operation.path
     // Whether the operation replaces the whole value at its own path; a merge replaces the
     // children it names instead.
@@ -131,14 +182,16 @@ struct PendingWrites {
     case .increment:
       replacesPath = false
     }
-    // The written path itself: one lookup for its three counts.
-    update(PathPrefix(path)) {
-      $0.atPath += delta
-      $0.atOrBelow += delta
-      if replacesPath { $0.replacing += delta }
-    }
-    for depth in (0..<path.depth).reversed() {
-      update(PathPrefix(path, depth: depth)) { $0.atOrBelow += delta }
+    Self.withPrefixHashers(of: path) { hashers in
+      // The written path itself: one lookup for its three counts.
+      update(PathPrefix(path, depth: path.depth, hasher: hashers[path.depth])) {
+        $0.atPath += delta
+        $0.atOrBelow += delta
+        if replacesPath { $0.replacing += delta }
+      }
+      for depth in (0..<path.depth).reversed() {
+        update(PathPrefix(path, depth: depth, hasher: hashers[depth])) { $0.atOrBelow += delta }
+      }
     }
   }
 

@@ -64,13 +64,29 @@ package enum JSONValue: Sendable, Equatable {
   /// an object (unless the value set is null: deleting below a non-object changes nothing).
   /// When nothing changes, the result shares the storage of this value.
   func setting(_ value: JSONValue, at keys: some Collection<WebcomKey>) -> JSONValue {
-    setting(value, at: Array(keys)[...])
+    var replaced = JSONValue.null
+    return setting(value, at: Array(keys)[...], replaced: &replaced)
   }
 
-  private func setting(_ value: JSONValue, at keys: ArraySlice<WebcomKey>) -> JSONValue {
-    guard let key = keys.first else { return value.isNull ? .null : value }
+  /// ``setting(_:at:)``, with the value it replaced at `keys` (null when absent), found on the
+  /// way down: the caller needs no second lookup to tell what the write changed.
+  func settingReturningReplaced(_ value: JSONValue, at keys: some Collection<WebcomKey>) -> (
+    result: JSONValue, replaced: JSONValue
+  ) {
+    var replaced = JSONValue.null
+    let result = setting(value, at: Array(keys)[...], replaced: &replaced)
+    return (result, replaced)
+  }
+
+  private func setting(
+    _ value: JSONValue, at keys: ArraySlice<WebcomKey>, replaced: inout JSONValue
+  ) -> JSONValue {
+    guard let key = keys.first else {
+      replaced = self
+      return value.isNull ? .null : value
+    }
     let current = self[key]
-    let child = current.setting(value, at: keys.dropFirst())
+    let child = current.setting(value, at: keys.dropFirst(), replaced: &replaced)
     if child.isIdentical(to: current) { return self }
     let object = (children ?? JSONObject()).setting(child, for: key)
     return object.isEmpty ? .null : .object(object)

@@ -293,6 +293,23 @@ import Testing
     #expect(JSONValue.object(JSONObject()).isNull)
   }
 
+  @Test func settingReturningReplacedGivesTheValueFoundAtThePath() throws {
+    let value = try Self.parse("{\"a\":{\"b\":1,\"c\":{\"d\":2}},\"e\":\"s\"}")
+    let cases: [(keys: [WebcomKey], written: JSONValue, replaced: JSONValue)] = [
+      (["a", "b"], .int(5), .int(1)),
+      (["a", "c"], .null, try Self.parse("{\"d\":2}")),
+      (["a", "missing"], .bool(true), .null),
+      (["e", "below", "a", "scalar"], .int(3), .null),
+      ([], .string("root"), value),
+    ]
+    for (keys, written, replaced) in cases {
+      let (result, found) = value.settingReturningReplaced(written, at: keys)
+      #expect(found == replaced, "at \(keys)")
+      #expect(found == value.value(at: keys), "at \(keys)")
+      #expect(result == value.setting(written, at: keys), "at \(keys)")
+    }
+  }
+
   @Test func equalityHasAnIdentityShortcutAndIsStructural() throws {
     let text = "{\"a\":[1,2.5,\"x\"],\"b\":{\"c\":true}}"
     let first = try Self.parse(text)
