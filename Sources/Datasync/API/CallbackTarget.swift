@@ -15,8 +15,14 @@ struct CallbackTarget<T>: @unchecked Sendable {
 
   /// The client answer that delivers its result, mapped by `transform`, to `then`; nil without
   /// `then`, so that a caller who does not wait leaves no answer waiting in the client.
-  func answer(_ transform: @escaping @Sendable (JSONValue) -> T) -> DatasyncClient.Answer? {
+  func answer(_ transform: @escaping @Sendable (JSONValue) -> T) -> DatasyncClient.WaitingAnswer? {
     guard then != nil else { return nil }
-    return { result in deliver(result.map(transform)) }
+    return .value { result in deliver(result.map(transform)) }
   }
+}
+
+extension CallbackTarget where T == Void {
+  /// The client answer that delivers the outcome of a write to `then`, holding this target as it
+  /// is; nil without `then`, as ``answer(_:)``.
+  var outcome: DatasyncClient.WaitingAnswer? { then == nil ? nil : .outcome(self) }
 }
