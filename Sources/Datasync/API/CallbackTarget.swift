@@ -2,9 +2,16 @@ import Foundation
 
 /// A `then` callback and the queue it must be called on.
 struct CallbackTarget<T>: @unchecked Sendable {
-  // `then` is only ever called on `queue`.
-  let queue: DispatchQueue
+  // `then` is only ever called on `queue`. Declared before `queue`: the client's waiting
+  // answers (``DatasyncClient/WaitingAnswer``) then fit in 24 bytes instead of 32, their case
+  // stored in bits that the callback's context and an answer's context both leave unused.
   let then: ((WebcomResult<T>) -> Void)?
+  let queue: DispatchQueue
+
+  init(queue: DispatchQueue, then: ((WebcomResult<T>) -> Void)?) {
+    self.then = then
+    self.queue = queue
+  }
 
   /// Calls `then` with `result` asynchronously on `queue`.
   func deliver(_ result: WebcomResult<T>) {
@@ -15,8 +22,14 @@ struct CallbackTarget<T>: @unchecked Sendable {
 
   /// The client answer that delivers its result, mapped by `transform`, to `then`; nil without
   /// `then`, so that a caller who does not wait leaves no answer waiting in the client.
-  func answer(_ transform: @escaping @Sendable (JSONValue) -> T) -> DatasyncClient.Answer? {
+  func answer(_ transform: @escaping @Sendable (JSONValue) -> T) -> DatasyncClient.WaitingAnswer? {
     guard then != nil else { return nil }
-    return { result in deliver(result.map(transform)) }
+    return .value { result in deliver(result.map(transform)) }
   }
+}
+
+extension CallbackTarget where T == Void {
+  /// The client answer that delivers the outcome of a write to `then`, holding this target as it
+  /// is; nil without `then`, as ``answer(_:)``.
+  var outcome: DatasyncClient.WaitingAnswer? { then == nil ? nil : .outcome(self) }
 }

@@ -253,7 +253,7 @@ extension DatasyncNode {
     queue: DispatchQueue = .main, then: ((WebcomResult<Void>) -> Void)? = nil
   ) {
     let target = CallbackTarget(queue: queue, then: then)
-    client.cancelDisconnectionWrites(at: location) { result in target.deliver(result.map { _ in }) }
+    client.cancelDisconnectionWrites(at: location, answer: .outcome(target))
   }
 
   /// Sends a write; when it is refused before it starts (a path over the limits), `target` gets
@@ -262,7 +262,7 @@ extension DatasyncNode {
   func perform(_ operation: WriteOperation, at time: DatasyncTime, target: CallbackTarget<Void>)
     -> Bool
   {
-    let answer = target.answer { _ in }
+    let answer = target.outcome
     do throws(WebcomError) {
       switch time {
       case .now:

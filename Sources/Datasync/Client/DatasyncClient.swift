@@ -19,6 +19,24 @@ import Foundation
 final class DatasyncClient: Sendable {
   /// The answer to a request: the written value for writes, the value for reads.
   typealias Answer = @Sendable (WebcomResult<JSONValue>) -> Void
+
+  /// The callback of a request waiting for an answer, as the client holds it: the callback and
+  /// queue of a write whose caller only wants its outcome are kept as they are, without a closure
+  /// (and its allocation) wrapping them.
+  enum WaitingAnswer: Sendable {
+    /// Gets the written value, or the value read.
+    case value(Answer)
+    /// Gets the outcome of a write, without its value, on the target's queue.
+    case outcome(CallbackTarget<Void>)
+
+    /// Gives the answer its result.
+    func callAsFunction(_ result: WebcomResult<JSONValue>) {
+      switch self {
+      case .value(let answer): answer(result)
+      case .outcome(let target): target.deliver(result.map { _ in })
+      }
+    }
+  }
   /// The answer to an authentication request: the identity, nil after a sign-out.
   typealias AuthenticationAnswer = @Sendable (WebcomResult<DatasyncAuthentication?>) -> Void
   typealias StateObserver = @Sendable (DatasyncState) -> Void
@@ -28,7 +46,7 @@ final class DatasyncClient: Sendable {
   private struct Guarded {
     var machine: ClientStateMachine
     /// The callbacks of the requests waiting for an answer.
-    var answers: [RequestIdentifier: Answer] = [:]
+    var answers: [RequestIdentifier: WaitingAnswer] = [:]
     var authenticationAnswers: [RequestIdentifier: AuthenticationAnswer] = [:]
     /// The registered subscriptions, which the state machine names by identifier.
     var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
@@ -38,7 +56,7 @@ final class DatasyncClient: Sendable {
 
   /// A call made after unlocking.
   private enum Callout: Sendable {
-    case answer(Answer, WebcomResult<JSONValue>)
+    case answer(WaitingAnswer, WebcomResult<JSONValue>)
     case answerAuthentication(AuthenticationAnswer, WebcomResult<DatasyncAuthentication?>)
     case changeState([StateObserver], DatasyncState)
     case changeAuthentication([AuthenticationObserver], AuthenticationState)
@@ -85,7 +103,7 @@ final class DatasyncClient: Sendable {
   func read(at path: DatasyncPath, answer: @escaping Answer) {
     update { guarded in
       let (identifier, effects) = guarded.machine.read(at: path)
-      guarded.answers[identifier] = answer
+      guarded.answers[identifier] = .value(answer)
       return effects
     }
   }
@@ -97,7 +115,7 @@ final class DatasyncClient: Sendable {
   ///
   /// - Throws: ``WebcomError`` (`invalidPath`, `invalidValue`) when a written path would exceed
   ///   the limits of paths; nothing is applied nor sent.
-  func write(_ operation: WriteOperation, answer: Answer?) throws(WebcomError) {
+  func write(_ operation: WriteOperation, answer: WaitingAnswer?) throws(WebcomError) {
     try operation.checkLimits()
     let now = Date()
     request(answer: answer) { $0.write(operation, now: now) }
@@ -106,7 +124,7 @@ final class DatasyncClient: Sendable {
   /// Registers a write the back end runs when this client disconnects.
   ///
   /// - Throws: as ``write(_:answer:)``; nothing is sent.
-  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: Answer?)
+  func writeOnDisconnection(_ operation: WriteOperation, repeating: Bool, answer: WaitingAnswer?)
     throws(WebcomError)
   {
     try operation.checkLimits()
@@ -114,7 +132,7 @@ final class DatasyncClient: Sendable {
   }
 
   /// Cancels the disconnection writes registered at (or below) a path.
-  func cancelDisconnectionWrites(at path: DatasyncPath, answer: Answer?) {
+  func cancelDisconnectionWrites(at path: DatasyncPath, answer: WaitingAnswer?) {
     request(answer: answer) { $0.cancelDisconnectionWrites(at: path) }
   }
 
@@ -181,7 +199,7 @@ final class DatasyncClient: Sendable {
       let attempt = guarded.machine.transactionAttempt(token)
       guard !attempt.isAborted, attempt.current == read else { return [] }
       let (identifier, effects) = guarded.machine.write(operation, now: now)
-      guarded.answers[identifier] = answer
+      guarded.answers[identifier] = .value(answer)
       isSent = true
       return effects
     }
@@ -280,7 +298,8 @@ final class DatasyncClient: Sendable {
 
   /// Runs a request of the state machine, registering its answer.
   private func request(
-    answer: Answer?, _ operation: (inout ClientStateMachine) -> (RequestIdentifier, [ClientEffect])
+    answer: WaitingAnswer?,
+    _ operation: (inout ClientStateMachine) -> (RequestIdentifier, [ClientEffect])
   ) {
     update { guarded in
       let (identifier, effects) = operation(&guarded.machine)

@@ -25,36 +25,37 @@ struct PendingWrites {
   /// without making their paths (no allocation, one retain). The hash is computed once, when the
   /// prefix is made, and the prefixes of one path get theirs incrementally (see
   /// ``withPrefixHashers(of:_:)``): a key is hashed once per write, whatever the depth.
+  ///
+  /// The depth and the hash are kept on 32 bits each: the table holds one prefix per path
+  /// written, which takes 16 bytes instead of 24 (equal hashes of different prefixes only cost a
+  /// comparison of their keys).
   private struct PathPrefix: Hashable {
     let keys: [WebcomKey]
-    let depth: Int
-    let prefixHash: Int
+    private let storedDepth: Int32
+    private let prefixHash: Int32
+
+    var depth: Int { Int(storedDepth) }
 
     /// The whole path as a prefix.
     init(_ path: DatasyncPath) {
-      keys = path.keys
-      depth = path.keys.count
       var hasher = Hasher()
-      for key in keys { hasher.combine(key) }
-      prefixHash = Self.finalize(hasher, depth: depth)
+      for key in path.keys { hasher.combine(key) }
+      self.init(path, depth: path.depth, hasher: hasher)
     }
 
     /// The first `depth` keys of `path`, from a hasher that combined them.
     init(_ path: DatasyncPath, depth: Int, hasher: Hasher) {
       keys = path.keys
-      self.depth = depth
-      prefixHash = Self.finalize(hasher, depth: depth)
-    }
-
-    /// The hash of a prefix from a hasher that combined its keys.
-    static func finalize(_ hasher: Hasher, depth: Int) -> Int {
+      storedDepth = Int32(depth)
       var hasher = hasher
       hasher.combine(depth)
-      return hasher.finalize()
+      prefixHash = Int32(truncatingIfNeeded: hasher.finalize())
     }
 
     static func == (lhs: PathPrefix, rhs: PathPrefix) -> Bool {
-      guard lhs.depth == rhs.depth, lhs.prefixHash == rhs.prefixHash else { return false }
+      guard lhs.storedDepth == rhs.storedDepth, lhs.prefixHash == rhs.prefixHash else {
+        return false
+      }
       for index in 0..<lhs.depth where lhs.keys[index] != rhs.keys[index] { return false }
       return true
     }
