@@ -143,13 +143,13 @@ extension DeliveringSubscription where Self: Subscription {
   @inlinable @inline(__always)
   package func startDelivery() {
     lockDelivery()
-    guard let downstream = delivery.downstream else {
+    guard let downstream = delivery.downstreamBox else {
       unlockDelivery()
       return
     }
     delivery.isDelivering = true
     unlockDelivery()
-    downstream.receive(subscription: self)
+    downstream.subscriber.receive(subscription: self)
     lockDelivery()
     delivery.isDelivering = false
     unlockDelivery()

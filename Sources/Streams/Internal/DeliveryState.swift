@@ -43,7 +43,8 @@ package struct DeliveryState<Downstream: Subscriber> {
   @usableFromInline
   package var phase = DeliveryPhase.open
   /// The subscriber, boxed so that lending it moves one reference; nil once closed (and while
-  /// lent, see ``lendDownstream()``).
+  /// lent, see ``lendDownstream()``). A thread handing the subscriber its subscription holds the
+  /// box, which retains one object where a copy of the subscriber would retain all it holds.
   @usableFromInline
   var downstreamBox: DownstreamBox<Downstream>?
   @usableFromInline
@@ -55,10 +56,6 @@ package struct DeliveryState<Downstream: Subscriber> {
   package init(downstream: Downstream) {
     downstreamBox = DownstreamBox(downstream)
   }
-
-  /// A copy of the subscriber, for handing it its subscription; nil once closed or while lent.
-  @inlinable
-  package var downstream: Downstream? { downstreamBox?.subscriber }
 
   @inlinable
   package var isOpen: Bool { phase == .open }
