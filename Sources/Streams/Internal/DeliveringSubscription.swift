@@ -68,7 +68,7 @@ extension DeliveringSubscription {
     delivery.isDelivering = true
     unlockDelivery()
     effects?.perform()
-    let more = downstream.receive(value)
+    let more = downstream.subscriber.receive(value)
     lockDelivery()
     guard bookDeliveryOrUnlock(returning: more) else { return }
     deliverQueuedAndUnlock(to: consume downstream)
@@ -114,11 +114,11 @@ extension DeliveringSubscription {
   /// ``DeliveryState/lendDownstream()``, which it gives back (or releases, once the delivery
   /// closed); returns with the lock released.
   @inlinable @inline(__always)
-  package func deliverQueuedAndUnlock(to downstream: consuming Downstream) {
+  package func deliverQueuedAndUnlock(to downstream: consuming DownstreamBox<Downstream>) {
     while true {
       if let value = delivery.popDeliverable() {
         unlockDelivery()
-        let more = downstream.receive(value)
+        let more = downstream.subscriber.receive(value)
         lockDelivery()
         guard bookDeliveryOrUnlock(returning: more) else { return }
         continue
@@ -130,7 +130,7 @@ extension DeliveringSubscription {
         return
       }
       unlockDelivery()
-      downstream.receive(completion: completion)
+      downstream.subscriber.receive(completion: completion)
       didDeliverCompletion()
       return
     }
@@ -143,13 +143,13 @@ extension DeliveringSubscription where Self: Subscription {
   @inlinable @inline(__always)
   package func startDelivery() {
     lockDelivery()
-    guard let downstream = delivery.downstream else {
+    guard let downstream = delivery.downstreamBox else {
       unlockDelivery()
       return
     }
     delivery.isDelivering = true
     unlockDelivery()
-    downstream.receive(subscription: self)
+    downstream.subscriber.receive(subscription: self)
     lockDelivery()
     delivery.isDelivering = false
     unlockDelivery()

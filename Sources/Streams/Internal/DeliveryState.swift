@@ -42,9 +42,11 @@ package struct DeliveryState<Downstream: Subscriber> {
   package var isDelivering = false
   @usableFromInline
   package var phase = DeliveryPhase.open
-  /// The subscriber; nil once closed.
+  /// The subscriber, boxed so that lending it moves one reference; nil once closed (and while
+  /// lent, see ``lendDownstream()``). A thread handing the subscriber its subscription holds the
+  /// box, which retains one object where a copy of the subscriber would retain all it holds.
   @usableFromInline
-  package var downstream: Downstream?
+  var downstreamBox: DownstreamBox<Downstream>?
   @usableFromInline
   var queue: [Output] = []
   @usableFromInline
@@ -52,7 +54,7 @@ package struct DeliveryState<Downstream: Subscriber> {
 
   @inlinable
   package init(downstream: Downstream) {
-    self.downstream = downstream
+    downstreamBox = DownstreamBox(downstream)
   }
 
   @inlinable
@@ -94,37 +96,35 @@ package struct DeliveryState<Downstream: Subscriber> {
   /// which then releases it) and the values that were waiting, to release after unlocking; nil
   /// when it was already closed.
   @inlinable
-  package mutating func close() -> (downstream: Downstream?, dropped: [Output])? {
+  package mutating func close() -> (downstream: DownstreamBox<Downstream>?, dropped: [Output])? {
     guard phase != .closed else { return nil }
     phase = .closed
-    let downstream = self.downstream.take()
+    let downstream = downstreamBox.take()
     completion = nil
     return (downstream, removeAll())
   }
 
-  /// Moves the downstream out to the thread that starts delivering (which must have set
+  /// Moves the boxed downstream out to the thread that starts delivering (which must have set
   /// `isDelivering`), so that it calls the downstream without copying it: copying a chain of
   /// operator subscribers retains every closure and object in it. The thread gives it back with
   /// ``returnDownstream(_:)`` when it stops delivering; a close meanwhile leaves it to that thread
   /// to release.
   @inlinable @inline(__always)
-  package mutating func lendDownstream() -> Downstream? {
-    downstream.take()
+  package mutating func lendDownstream() -> DownstreamBox<Downstream>? {
+    downstreamBox.take()
   }
 
   /// Takes back the downstream lent by ``lendDownstream()``, while the delivery is not closed.
   ///
   /// While the downstream is lent its slot holds nil (nothing else stores into it but nil), and
-  /// nil holds nothing to release, so the downstream is moved into the slot without destroying
-  /// the nil first. An assignment would destroy it: for a chain of operator subscribers the
-  /// compiler does that through the type's run-time metadata, which walks every nested subscriber
-  /// on each delivery (a sixth of the time of a value's delivery through 12 operators). It goes
-  /// through an optional emptied by `take()` rather than a closure capturing `lent`, which would
-  /// copy (retain) a small downstream and release the original.
+  /// nil holds nothing to release, so the box is moved into the slot without destroying the nil
+  /// first: an assignment would call the runtime to release it on each delivery. It goes through
+  /// an optional emptied by `take()` rather than a closure capturing `lent`, which would retain
+  /// the box and release the original.
   @inlinable @inline(__always)
-  package mutating func returnDownstream(_ lent: consuming Downstream) {
+  package mutating func returnDownstream(_ lent: consuming DownstreamBox<Downstream>) {
     var returning = Optional(consume lent)
-    withUnsafeMutablePointer(to: &downstream) { slot in
+    withUnsafeMutablePointer(to: &downstreamBox) { slot in
       slot.initialize(to: returning.take())
     }
   }
@@ -157,7 +157,7 @@ package struct DeliveryState<Downstream: Subscriber> {
   mutating func takeReadyCompletion() -> Completion? {
     guard phase == .completing, bufferedCount == 0, let completion else { return nil }
     phase = .closed
-    downstream = nil
+    downstreamBox = nil
     self.completion = nil
     return completion
   }

@@ -88,12 +88,12 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
   @inlinable
   func start() {
     lock()
-    guard let downstream = delivery.downstream else {
+    guard let downstream = delivery.downstreamBox else {
       unlock()
       return
     }
     unlock()
-    downstream.receive(subscription: self)
+    downstream.subscriber.receive(subscription: self)
     lock()
     isStarting = false
     delivery.isDelivering = false
@@ -159,10 +159,10 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
     }
     if let replay {
       // While starting, the downstream is not lent to a delivering thread.
-      if isStarting, let downstream = delivery.downstream {
+      if isStarting, let downstream = delivery.downstreamBox {
         delivery.demand -= 1
         unlock()
-        let more = downstream.receive(replay)
+        let more = downstream.subscriber.receive(replay)
         lock()
         if !delivery.isClosed { delivery.demand += more }
         unlock()

@@ -40,9 +40,9 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandler
   @usableFromInline let downstream: Downstream
   @usableFromInline let hooks: EventHooks<Downstream.Input, Downstream.Failure>
   // Protected by `lock`: the upstream subscription, held (`holdsUpstream`) from its arrival until
-  // the end, and whether one arrived. They are `@exclusivity(unchecked)`: the lock already makes each access exclusive, and the
-  // runtime check costs two calls per access in the unspecialised code that runs when upstreams
-  // call through `any Subscription`.
+  // the end, and whether one arrived. They are `@exclusivity(unchecked)`: the lock already makes
+  // each access exclusive, and the runtime check costs two calls per access in the unspecialised
+  // code that runs when upstreams call through `any Subscription`.
   @exclusivity(unchecked) @usableFromInline var upstream = HeldSubscription()
   @exclusivity(unchecked) @usableFromInline var holdsUpstream = false
   @exclusivity(unchecked) @usableFromInline var hasSubscription = false
