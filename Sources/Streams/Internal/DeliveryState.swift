@@ -53,8 +53,8 @@ package struct DeliveryState<Downstream: Subscriber> {
   var completion = PendingCompletion<Downstream.Failure>.none
 
   @inlinable
-  package init(downstream: Downstream) {
-    downstreamBox = DownstreamBox(downstream)
+  package init(downstream: consuming Downstream) {
+    downstreamBox = DownstreamBox(consume downstream)
   }
 
   @inlinable
