@@ -153,7 +153,7 @@ package struct DeliveryState<Downstream: Subscriber> {
 
   /// The completion, once every value before it was delivered; the delivery is then closed (a
   /// lent downstream is not taken back: its holder delivers the completion, then releases it).
-  @inlinable
+  @inlinable @inline(__always)
   mutating func takeReadyCompletion() -> Completion? {
     guard phase == .completing, bufferedCount == 0, let completion = completion.completion else {
       return nil
