@@ -50,11 +50,11 @@ package struct DeliveryState<Downstream: Subscriber> {
   @usableFromInline
   var queue: [Output] = []
   @usableFromInline
-  var completion: Completion?
+  var completion = PendingCompletion<Downstream.Failure>.none
 
   @inlinable
-  package init(downstream: Downstream) {
-    downstreamBox = DownstreamBox(downstream)
+  package init(downstream: consuming Downstream) {
+    downstreamBox = DownstreamBox(consume downstream)
   }
 
   @inlinable
@@ -80,7 +80,7 @@ package struct DeliveryState<Downstream: Subscriber> {
   package mutating func finish(_ completion: Completion) {
     guard phase == .open else { return }
     phase = .completing
-    self.completion = completion
+    self.completion = PendingCompletion(completion)
     if case .failure = completion { removeAll() }
   }
 
@@ -89,7 +89,7 @@ package struct DeliveryState<Downstream: Subscriber> {
   package mutating func finishAfterWaitingValues(_ completion: Completion) {
     guard phase == .open else { return }
     phase = .completing
-    self.completion = completion
+    self.completion = PendingCompletion(completion)
   }
 
   /// Closes the delivery: returns the downstream (nil while it is lent to the delivering thread,
@@ -100,7 +100,7 @@ package struct DeliveryState<Downstream: Subscriber> {
     guard phase != .closed else { return nil }
     phase = .closed
     let downstream = downstreamBox.take()
-    completion = nil
+    completion = .none
     return (downstream, removeAll())
   }
 
@@ -153,12 +153,14 @@ package struct DeliveryState<Downstream: Subscriber> {
 
   /// The completion, once every value before it was delivered; the delivery is then closed (a
   /// lent downstream is not taken back: its holder delivers the completion, then releases it).
-  @inlinable
+  @inlinable @inline(__always)
   mutating func takeReadyCompletion() -> Completion? {
-    guard phase == .completing, bufferedCount == 0, let completion else { return nil }
+    guard phase == .completing, bufferedCount == 0, let completion = completion.completion else {
+      return nil
+    }
     phase = .closed
     downstreamBox = nil
-    self.completion = nil
+    self.completion = .none
     return completion
   }
 
@@ -184,5 +186,47 @@ package struct DeliveryState<Downstream: Subscriber> {
     head = 0
     bufferedCount = 0
     return dropped
+  }
+}
+
+/// A completion waiting behind queued values: `.finished` as a case of its own, a failure boxed.
+///
+/// Its layout does not depend on the failure type, and so neither does that of ``DeliveryState``:
+/// code not specialised for the downstream (the deinit of the subscription holding the state)
+/// releases the state field by field instead of looking up its generic metadata at run time and
+/// destroying it through its value witnesses. Only a failure allocates, once.
+@usableFromInline
+enum PendingCompletion<Failure: Error> {
+  case none
+  case finished
+  case failure(FailureBox<Failure>)
+
+  @inlinable
+  init(_ completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished: self = .finished
+    case .failure(let error): self = .failure(FailureBox(error))
+    }
+  }
+
+  /// The completion waiting, if any.
+  @inlinable
+  var completion: Subscribers.Completion<Failure>? {
+    switch self {
+    case .none: nil
+    case .finished: .finished
+    case .failure(let box): .failure(box.error)
+    }
+  }
+}
+
+/// A failure held by reference (see ``PendingCompletion``).
+@usableFromInline
+final class FailureBox<Failure: Error> {
+  @usableFromInline let error: Failure
+
+  @inlinable
+  init(_ error: Failure) {
+    self.error = error
   }
 }

@@ -12,7 +12,7 @@ package final class DownstreamBox<Downstream: Subscriber> {
   package let subscriber: Downstream
 
   @inlinable
-  package init(_ subscriber: Downstream) {
-    self.subscriber = subscriber
+  package init(_ subscriber: consuming Downstream) {
+    self.subscriber = consume subscriber
   }
 }

@@ -124,11 +124,11 @@ internal final class SubjectCore<Output, Failure: Error> {
   /// gets the `replayed` values (read under the lock), then the completion.
   @inlinable
   func subscribe<S: Subscriber>(
-    _ subscriber: S, owner: any SubjectConduitOwner<Output>, kind: SubjectKind,
+    _ subscriber: consuming S, owner: any SubjectConduitOwner<Output>, kind: SubjectKind,
     replayed: () -> [Output] = { [] }
   ) where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectSubscription(
-      downstream: subscriber, owner: owner, core: self, kind: kind)
+      downstream: consume subscriber, owner: owner, core: self, kind: kind)
     lock.lock()
     let completion = self.completion
     if kind == .replay {
@@ -138,8 +138,7 @@ internal final class SubjectCore<Output, Failure: Error> {
     if completion == nil { conduits.append(conduit) }
     lock.unlock()
     if let completion, kind != .replay {
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: completion)
+      conduit.rejectAfterCompletion(completion)
       return
     }
     conduit.start()

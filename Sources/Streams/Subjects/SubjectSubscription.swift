@@ -39,10 +39,10 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
 
   @inlinable
   init(
-    downstream: Downstream, owner: any SubjectConduitOwner<Output>,
+    downstream: consuming Downstream, owner: any SubjectConduitOwner<Output>,
     core: SubjectCore<Output, Failure>, kind: SubjectKind
   ) {
-    delivery = DeliveryState(downstream: downstream)
+    delivery = DeliveryState(downstream: consume downstream)
     // Deliveries wait until the subscriber has its subscription.
     delivery.isDelivering = true
     self.owner = owner
@@ -82,6 +82,20 @@ internal final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit
       core = nil
     }
     unlock()
+  }
+
+  /// Tells a subscriber that came after the subject completed: the empty subscription, then
+  /// `completion`. Only called on a conduit the subject did not keep, before ``start()``.
+  @inlinable
+  func rejectAfterCompletion(_ completion: Subscribers.Completion<Failure>) {
+    lock()
+    owner = nil
+    core = nil
+    let closed = delivery.close()
+    unlock()
+    guard let downstream = closed?.downstream else { return }
+    downstream.subscriber.receive(subscription: Subscriptions.empty)
+    downstream.subscriber.receive(completion: completion)
   }
 
   /// Hands the subscription to the subscriber, then delivers what arrived meanwhile.

@@ -75,12 +75,15 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   @usableFromInline let downstream: Downstream
   @usableFromInline let logic: Logic
-  @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline let combineIdentifier: CombineIdentifier
 
   @inlinable
   init(downstream: Downstream, logic: Logic) {
     self.downstream = downstream
     self.logic = logic
+    // Assigned here rather than as the property's initial value, which is a function of this
+    // module that every subscriber would call.
+    combineIdentifier = CombineIdentifier()
   }
 
   @inlinable
