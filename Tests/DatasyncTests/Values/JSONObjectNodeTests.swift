@@ -14,10 +14,17 @@ import Testing
     }
 
     @Test func nodeFitsAMallocChunkOfNinetySixBytes() throws {
-      let node = JSONObjectNode("author", .string("writer-3"), nil, nil)
-      let size = try #require(Self.usableSize(of: Unmanaged.passUnretained(node).toOpaque()))
-      // A 96-byte chunk leaves 88 usable bytes; the next chunk size, 112, leaves 104.
-      #expect(size <= 88)
+      // A 96-byte chunk leaves 88 usable bytes; the next chunk size, 112, leaves 104. malloc may
+      // hand out a larger free chunk whole when splitting it would leave too small a rest, so
+      // one node's chunk can be larger than needed: the smallest of several is the size the
+      // node asks for.
+      let nodes = (0..<32).map {
+        JSONObjectNode(WebcomKey("author-\($0)"), .string("writer-3"), nil, nil)
+      }
+      let sizes = try nodes.map {
+        try #require(Self.usableSize(of: Unmanaged.passUnretained($0).toOpaque()))
+      }
+      #expect(sizes.min() ?? .max <= 88)
     }
   #endif
 
