@@ -64,8 +64,7 @@ package enum JSONValue: Sendable, Equatable {
   /// an object (unless the value set is null: deleting below a non-object changes nothing).
   /// When nothing changes, the result shares the storage of this value.
   func setting(_ value: JSONValue, at keys: some Collection<WebcomKey>) -> JSONValue {
-    var replaced = JSONValue.null
-    return setting(value, at: Array(keys)[...], replaced: &replaced)
+    settingReturningReplaced(value, at: keys).result
   }
 
   /// ``setting(_:at:)``, with the value it replaced at `keys` (null when absent), found on the
