@@ -50,7 +50,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
@@ -83,7 +83,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
