@@ -162,6 +162,29 @@ enum StreamsCoreBenchmarks {
       consume(total.value)
     }
 
+    // The same operators again and again, as app code chains them: the set-up must stay
+    // specialised however often an operator recurs in one chain.
+    _ = measure(
+      "streams: set up, run and cancel a 10-operator chain repeating operators (per chain)", setups
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      let total = Accumulator()
+      let increment = { (value: Int) in value &+ 1 }
+      let isPositive = { (value: Int) in value > 0 }
+      for _ in 0..<setups {
+        let cancellable =
+          subject
+          .removeDuplicates().map(increment).filter(isPositive)
+          .removeDuplicates().map(increment).filter(isPositive)
+          .removeDuplicates().map(increment).filter(isPositive)
+          .removeDuplicates()
+          .sink { total.value &+= $0 }
+        subject.send(1)
+        cancellable.cancel()
+      }
+      consume(total.value)
+    }
+
     _ = measure("streams: Just(x).map.sink, set up and run (per chain)", setups) {
       let total = Accumulator()
       let step = opaque(transforms)

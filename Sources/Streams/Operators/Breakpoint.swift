@@ -74,7 +74,7 @@ extension Publishers {
       self.receiveCompletion = receiveCompletion
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let onSubscription = receiveSubscription

@@ -81,7 +81,7 @@ extension Publishers {
       self.whenFull = whenFull
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = BufferSubscription(

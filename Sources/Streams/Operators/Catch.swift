@@ -41,7 +41,7 @@ extension Publishers {
       self.handler = handler
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "Catch")
@@ -82,7 +82,7 @@ extension Publishers {
       self.handler = handler
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "TryCatch")

@@ -78,7 +78,7 @@ extension Publishers {
       self.encoder = encoder
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let encoder = self.encoder
@@ -107,7 +107,7 @@ extension Publishers {
       self.decoder = decoder
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let decoder = self.decoder

@@ -39,7 +39,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.fold(
@@ -68,7 +68,7 @@ extension Publishers {
       self.count = count
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = CollectByCountLogic<Upstream.Output, Failure>(count: Swift.max(1, count))

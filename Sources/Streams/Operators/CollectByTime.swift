@@ -57,7 +57,7 @@ extension Publishers {
       self.options = options
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = CollectByTimeSubscription<Upstream.Output, S, Context>(

@@ -29,7 +29,7 @@ extension Publishers {
       self.publishers = publishers
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let combination = CombineLatestSubscription.started(

@@ -76,7 +76,7 @@ extension Publishers {
       self.areInIncreasingOrder = areInIncreasingOrder
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let replaces = areInIncreasingOrder
@@ -111,7 +111,7 @@ extension Publishers {
       self.areInIncreasingOrder = areInIncreasingOrder
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let replaces = areInIncreasingOrder

@@ -79,7 +79,7 @@ extension Publishers {
       self.suffix = suffix
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let relay = SequentialUpstreamSubscription(downstream: subscriber, name: "Concatenate")

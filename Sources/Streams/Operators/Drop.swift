@@ -32,7 +32,7 @@ extension Publishers {
       self.count = count
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = DropFirstLogic<Output, Failure>(count: count)

@@ -44,7 +44,7 @@ extension Publishers {
       self.other = other
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       UntilOutputSubscription<Upstream.Output, Other, S>(

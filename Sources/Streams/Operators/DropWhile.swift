@@ -42,12 +42,12 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Failure, Failure>(
-        isPrefix: false, predicate: { .success(predicate($0)) }, convert: { $0 })
+        isPrefix: false, predicate: .plain(predicate), convert: { $0 })
       upstream.receive(
         subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "DropWhile"))
     }
@@ -70,12 +70,12 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Upstream.Failure, any Error>(
-        isPrefix: false, predicate: { value in Result { try predicate(value) } }, convert: { $0 })
+        isPrefix: false, predicate: .throwing(predicate), convert: { $0 })
       upstream.receive(
         subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryDropWhile"))
     }

@@ -106,7 +106,7 @@ extension Publishers {
       self.isIncluded = isIncluded
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded)

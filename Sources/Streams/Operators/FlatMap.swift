@@ -83,7 +83,7 @@ extension Publishers {
       self.transform = transform
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(

@@ -65,7 +65,7 @@ extension Publishers {
       self.receiveRequest = receiveRequest
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let hooks = EventHooks<Output, Failure>(

@@ -47,7 +47,7 @@ extension Publishers {
       self.keyPath = keyPath
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let keyPath = self.keyPath
@@ -78,7 +78,7 @@ extension Publishers {
       self.keyPath1 = keyPath1
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let keyPath0 = self.keyPath0
@@ -114,7 +114,7 @@ extension Publishers {
       self.keyPath2 = keyPath2
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let keyPath0 = self.keyPath0

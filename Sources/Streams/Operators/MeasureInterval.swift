@@ -37,7 +37,7 @@ extension Publishers {
       self.scheduler = scheduler
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(

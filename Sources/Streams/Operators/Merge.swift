@@ -112,7 +112,7 @@ extension Publishers {
       self.b = b
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: 2)
@@ -142,7 +142,7 @@ extension Publishers {
       self.c = c
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: 3)
@@ -179,7 +179,7 @@ extension Publishers {
       self.d = d
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: 4)
@@ -221,7 +221,7 @@ extension Publishers {
       self.e = e
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: 5)
@@ -269,7 +269,7 @@ extension Publishers {
       self.f = f
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: 6)
@@ -321,7 +321,7 @@ extension Publishers {
       self.g = g
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: 7)
@@ -379,7 +379,7 @@ extension Publishers {
       self.h = h
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: 8)

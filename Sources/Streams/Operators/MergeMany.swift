@@ -25,7 +25,7 @@ extension Publishers {
       publishers = Array(upstream)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let merge = MergeSubscription.started(for: subscriber, upstreams: publishers.count)

@@ -55,7 +55,7 @@ extension Publishers {
       self.range = range
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = OutputLogic<Output, Failure>(range: range)

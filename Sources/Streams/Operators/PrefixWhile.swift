@@ -38,12 +38,12 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Failure, Failure>(
-        isPrefix: true, predicate: { .success(predicate($0)) }, convert: { $0 })
+        isPrefix: true, predicate: .plain(predicate), convert: { $0 })
       upstream.receive(
         subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "PrefixWhile"))
     }
@@ -66,12 +66,12 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       let logic = WhileLogic<Output, Upstream.Failure, any Error>(
-        isPrefix: true, predicate: { value in Result { try predicate(value) } }, convert: { $0 })
+        isPrefix: true, predicate: .throwing(predicate), convert: { $0 })
       upstream.receive(
         subscriber: FilteringSubscriber(
           logic: logic, downstream: subscriber, name: "TryPrefixWhile"))
@@ -84,12 +84,12 @@ extension Publishers {
 internal struct WhileLogic<Input, UpstreamFailure: Error, Failure: Error>: FilterLogic {
   @usableFromInline let isPrefix: Bool
   @usableFromInline var isWhileOver = false
-  @usableFromInline let predicate: (Input) -> Result<Bool, Failure>
+  @usableFromInline let predicate: UnaryOperatorClosure<Input, Bool, Failure>
   @usableFromInline let convert: (UpstreamFailure) -> Failure
 
   @inlinable
   init(
-    isPrefix: Bool, predicate: @escaping (Input) -> Result<Bool, Failure>,
+    isPrefix: Bool, predicate: UnaryOperatorClosure<Input, Bool, Failure>,
     convert: @escaping (UpstreamFailure) -> Failure
   ) {
     self.isPrefix = isPrefix

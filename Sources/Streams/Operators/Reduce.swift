@@ -51,7 +51,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
@@ -86,7 +86,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult

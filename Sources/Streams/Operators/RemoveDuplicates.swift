@@ -53,12 +53,12 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       let logic = RemoveDuplicatesLogic<Output, Failure, Failure>(
-        isDuplicate: { .success(predicate($0, $1)) }, convert: { $0 })
+        isDuplicate: .plain(predicate), convert: { $0 })
       upstream.receive(
         subscriber: FilteringSubscriber(
           logic: logic, downstream: subscriber, name: "RemoveDuplicates"))
@@ -82,12 +82,12 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       let logic = RemoveDuplicatesLogic<Output, Upstream.Failure, any Error>(
-        isDuplicate: { previous, next in Result { try predicate(previous, next) } },
+        isDuplicate: .throwing(predicate),
         convert: { $0 })
       upstream.receive(
         subscriber: FilteringSubscriber(
@@ -99,12 +99,12 @@ extension Publishers {
 @usableFromInline
 internal struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: FilterLogic {
   @usableFromInline var previous: Input?
-  @usableFromInline let isDuplicate: (Input, Input) -> Result<Bool, Failure>
+  @usableFromInline let isDuplicate: BinaryOperatorClosure<Input, Input, Bool, Failure>
   @usableFromInline let convert: (UpstreamFailure) -> Failure
 
   @inlinable
   init(
-    isDuplicate: @escaping (Input, Input) -> Result<Bool, Failure>,
+    isDuplicate: BinaryOperatorClosure<Input, Input, Bool, Failure>,
     convert: @escaping (UpstreamFailure) -> Failure
   ) {
     self.isDuplicate = isDuplicate

@@ -38,7 +38,7 @@ extension Publishers {
       self.output = output
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = ReplaceEmptySubscription(downstream: subscriber, replacement: output)

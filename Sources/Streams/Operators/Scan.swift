@@ -50,12 +50,12 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Failure, Failure>(
-        accumulator: initialResult, combine: { .success(combine($0, $1)) })
+        accumulator: initialResult, combine: .plain(combine))
       upstream.receive(
         subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "Scan"))
     }
@@ -83,13 +83,13 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let combine = nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Upstream.Failure, any Error>(
         accumulator: initialResult,
-        combine: { result, value in Result { try combine(result, value) } },
+        combine: .throwing(combine),
         convert: { $0 })
       upstream.receive(
         subscriber: FilteringSubscriber(logic: logic, downstream: subscriber, name: "TryScan"))
@@ -100,12 +100,12 @@ extension Publishers {
 @usableFromInline
 internal struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: FilterLogic {
   @usableFromInline var accumulator: Output
-  @usableFromInline let combine: (Output, Input) -> Result<Output, Failure>
+  @usableFromInline let combine: BinaryOperatorClosure<Output, Input, Output, Failure>
   @usableFromInline let convert: (UpstreamFailure) -> Failure
 
   @inlinable
   init(
-    accumulator: Output, combine: @escaping (Output, Input) -> Result<Output, Failure>,
+    accumulator: Output, combine: BinaryOperatorClosure<Output, Input, Output, Failure>,
     convert: @escaping (UpstreamFailure) -> Failure
   ) {
     self.accumulator = accumulator
@@ -130,7 +130,7 @@ internal struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>
 
 extension ScanLogic where UpstreamFailure == Failure {
   @inlinable
-  init(accumulator: Output, combine: @escaping (Output, Input) -> Result<Output, Failure>) {
+  init(accumulator: Output, combine: BinaryOperatorClosure<Output, Input, Output, Failure>) {
     self.init(accumulator: accumulator, combine: combine, convert: { $0 })
   }
 }

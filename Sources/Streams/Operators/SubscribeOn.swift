@@ -38,7 +38,7 @@ extension Publishers {
       self.options = options
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let upstream = self.upstream

@@ -59,7 +59,7 @@ extension Publishers {
       self.customError = customError
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = TimeoutSubscription(

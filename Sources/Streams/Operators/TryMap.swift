@@ -50,7 +50,7 @@ extension Publishers {
       self.transform = transform
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let logic = TryMapLogic<Upstream.Output, Output, Upstream.Failure>(transform: transform)

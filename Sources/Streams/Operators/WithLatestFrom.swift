@@ -54,7 +54,7 @@ extension Publishers {
       self.resultSelector = resultSelector
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       WithLatestFromSubscription<Upstream.Output, Other, S>(

@@ -83,7 +83,7 @@ extension Publishers {
       self.b = b
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let zip = ZipSubscription.started(for: subscriber, upstreams: 2) {
@@ -115,7 +115,7 @@ extension Publishers {
       self.c = c
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let zip = ZipSubscription.started(for: subscriber, upstreams: 3) {
@@ -151,7 +151,7 @@ extension Publishers {
       self.d = d
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let zip = ZipSubscription.started(for: subscriber, upstreams: 4) {
