@@ -118,7 +118,8 @@ extension JSONValue {
   static func fromEncodable<T: Encodable>(_ value: T, encoder: JSONEncoder) throws(WebcomError)
     -> JSONValue
   {
-    try ValueEncoder(configuration: encoder).encode(value)
+    if let plain = ValueEncoding.plainValue(of: value) { return plain }
+    return try ValueEncoder(configuration: encoder).encode(value)
   }
 
   /// Parses JSON text (UTF-8) into the value model, normalising it.
