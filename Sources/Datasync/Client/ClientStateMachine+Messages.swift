@@ -45,7 +45,7 @@ extension ClientStateMachine {
       for path in listens.keys.sortedByString() {
         effects.append(.send(.listen(path)))
       }
-      requests.sendQueued(into: &effects)
+      requests.sendQueued(pending: cache.pending, into: &effects)
       changeState(to: .connected(clockOffset: offset), into: &effects)
     case .disconnected:
       abandonAuthentications(includingUnsent: false, into: &effects)

@@ -81,7 +81,12 @@ struct ClientStateMachine {
     let pending = cache.pending
     views.complete(
       where: { pending.replacesWholeValue(at: $0.path) }, cache: cache, into: &effects)
-    send(.write(identifier, operation), into: &effects)
+    if isSending || operation.containsServerValues {
+      send(.write(identifier, operation), into: &effects)
+    } else {
+      // The pending write is this very operation: the outbox refers to it.
+      requests.queueWrite(identifier)
+    }
     return (identifier, effects)
   }
 
@@ -151,9 +156,7 @@ struct ClientStateMachine {
       return (identifier, [.answerAuthentication(identifier, .failure(backEndError))])
     }
     var effects: [ClientEffect] = []
-    requests.sendAuthentication(
-      make(identifier), isConnected: state != .disconnected && isConnectionEnabled,
-      into: &effects)
+    requests.sendAuthentication(make(identifier), isConnected: isSending, into: &effects)
     return (identifier, effects)
   }
 
@@ -305,10 +308,12 @@ struct ClientStateMachine {
     return (identifier, effects)
   }
 
+  /// Whether requests go to the back end now rather than to the outbox.
+  private var isSending: Bool { state != .disconnected && isConnectionEnabled }
+
   /// Sends a request now, or queues it until the connection is back.
   private mutating func send(_ request: ClientRequest, into effects: inout [ClientEffect]) {
-    requests.send(
-      request, isConnected: state != .disconnected && isConnectionEnabled, into: &effects)
+    requests.send(request, isConnected: isSending, into: &effects)
   }
 
   mutating func changeState(to state: DatasyncState, into effects: inout [ClientEffect]) {

@@ -131,13 +131,15 @@ struct ClientViews {
   }
 
   /// The complete views a change touched, with what it touched, in event order (deeper first,
-  /// then by creation); only views for which `include` holds are considered.
-  private func touched(by effects: [ChangeEffect], include: (View) -> Bool) -> [(
-    View, ViewRelevance
-  )] {
+  /// then by creation); only views for which `include` holds are considered, and the children
+  /// touched are named only for those for which `namesChildren` holds.
+  private func touched(
+    by effects: [ChangeEffect], include: (View) -> Bool, namesChildren: (View) -> Bool
+  ) -> [(View, ViewRelevance)] {
     var touched: [(View, ViewRelevance)] = []
     for view in views.values where view.isComplete && include(view) {
-      let relevance = ViewRelevance(of: effects, at: view.path)
+      let relevance = ViewRelevance(
+        of: effects, at: view.path, namesChildren: namesChildren(view))
       if case .none = relevance { continue }
       touched.append((view, relevance))
     }
@@ -159,12 +161,18 @@ struct ClientViews {
       change.knownEffects
       ?? ChangeEffect.effects(of: change.footprints, from: change.old, to: cache.visible)
     guard !changed.isEmpty else { return }
-    let diffs = touched(by: changed, include: { _ in true }).compactMap {
-      view, relevance -> (view: View, diff: ViewDiff)? in
+    // A view showing all the children to value subscribers only needs to know whether a child
+    // changed, not which (see `ViewDiff.compute`).
+    let needsChildChanges = { (view: View) in
+      view.subscribers.contains { !$0.eventType.isValueType }
+    }
+    let diffs = touched(
+      by: changed, include: { _ in true },
+      namesChildren: { $0.constraint != .all || needsChildChanges($0) }
+    ).compactMap { view, relevance -> (view: View, diff: ViewDiff)? in
       ViewDiff.compute(
         path: view.path, constraint: view.constraint, relevance: relevance, old: change.old,
-        new: cache.visible,
-        needsChildChanges: view.subscribers.contains { !$0.eventType.isValueType }
+        new: cache.visible, needsChildChanges: needsChildChanges(view)
       ).map { (view, $0) }
     }
     for (view, diff) in diffs where !diff.children.isEmpty {
@@ -191,16 +199,17 @@ struct ClientViews {
     of footprints: [ChangeFootprint], cache: ClientCache, into effects: inout [ClientEffect]
   ) {
     guard acknowledgementSubscriberCount > 0 else { return }
-    let touchedViews = touched(by: footprints.map(ChangeEffect.init(footprint:))) { view in
-      view.subscribers.contains(where: \.wantsAcknowledgements)
-    }
+    let touchedViews = touched(
+      by: footprints.map(ChangeEffect.init(footprint:)),
+      include: { view in view.subscribers.contains(where: \.wantsAcknowledgements) },
+      namesChildren: { _ in true })
     var valueAcknowledgements: [(View, EventRecord)] = []
     for (view, relevance) in touchedViews {
       let window = ChildrenWindow(node: cache.value(at: view.path), constraint: view.constraint)
       let confirmed: [(key: WebcomKey, value: JSONValue)]
       switch relevance {
       case .none: continue
-      case .whole: confirmed = window.elements.map { ($0.key, $0.value) }
+      case .whole, .someChildren: confirmed = window.elements.map { ($0.key, $0.value) }
       case .children(let keys):
         confirmed = keys.sorted().compactMap { key in window.value(of: key).map { (key, $0) } }
       }

@@ -2,7 +2,19 @@
 /// reconnection (the outbox), and the reads and authentication requests sent to the back end and
 /// not answered yet.
 struct RequestLedger {
-  private var outbox: [ClientRequest] = []
+  /// A request of the outbox other than a queued pending write, with the number of pending
+  /// writes queued before it, which orders it among them.
+  private struct QueuedRequest {
+    let writesBefore: Int
+    let request: ClientRequest
+  }
+
+  /// The identifiers of the writes queued while disconnected whose operation, as the pending
+  /// writes hold it, is the one to send: the outbox refers to them instead of holding a second
+  /// copy of each write (see ``queueWrite(_:)``).
+  private var queuedWrites: [RequestIdentifier] = []
+  /// The other requests of the outbox, in order.
+  private var outbox: [QueuedRequest] = []
   private var readPaths: [RequestIdentifier: DatasyncPath] = [:]
   /// The authentication and sign-out requests not answered yet, sent or not.
   private var authentications: [RequestIdentifier: ClientRequest] = [:]
@@ -24,14 +36,44 @@ struct RequestLedger {
     if isConnected {
       effects.append(.send(request))
     } else {
-      outbox.append(request)
+      outbox.append(QueuedRequest(writesBefore: queuedWrites.count, request: request))
     }
   }
 
-  /// Sends the queued requests, in order.
-  mutating func sendQueued(into effects: inout [ClientEffect]) {
-    for request in outbox { effects.append(.send(request)) }
+  /// Queues, until the connection is back, the write of this identifier as the pending writes
+  /// hold it: its operation is taken from them when it is sent (see
+  /// ``sendQueued(pending:into:)``). Only for a write whose operation as sent is the one applied
+  /// locally (no server value to resolve), made after every queued request.
+  mutating func queueWrite(_ identifier: RequestIdentifier) {
+    queuedWrites.append(identifier)
+  }
+
+  /// Sends the queued requests, in order, taking the operations of the queued writes from
+  /// `pending` (both in increasing identifier order, so one pass over each finds them); a queued
+  /// write no longer pending is not sent.
+  mutating func sendQueued(pending: PendingWrites, into effects: inout [ClientEffect]) {
+    let writes = pending.all
+    var writeIndex = writes.startIndex
+    var sentWrites = 0
+    func sendWrites(upTo end: Int) {
+      while sentWrites < end {
+        let identifier = queuedWrites[sentWrites]
+        sentWrites += 1
+        while writeIndex < writes.endIndex && writes[writeIndex].identifier < identifier {
+          writeIndex += 1
+        }
+        if writeIndex < writes.endIndex && writes[writeIndex].identifier == identifier {
+          effects.append(.send(.write(identifier, writes[writeIndex].operation)))
+        }
+      }
+    }
+    for queued in outbox {
+      sendWrites(upTo: queued.writesBefore)
+      effects.append(.send(queued.request))
+    }
+    sendWrites(upTo: queuedWrites.count)
     outbox = []
+    queuedWrites = []
   }
 
   /// Notes a read that waits for the back end's answer.
@@ -96,8 +138,8 @@ struct RequestLedger {
     guard !readPaths.isEmpty else { return [] }
     let abandoned = readPaths.sorted { $0.key < $1.key }
     readPaths = [:]
-    outbox.removeAll { request in
-      if case .read = request { return true }
+    outbox.removeAll { queued in
+      if case .read = queued.request { return true }
       return false
     }
     return abandoned.map { ($0.key, $0.value) }
@@ -113,13 +155,17 @@ struct RequestLedger {
     writePaths: [RequestIdentifier: DatasyncPath]
   ) -> [ClientEffect] {
     var unsent: [RequestIdentifier: ClientRequest] = [:]
-    for request in authenticationOutbox + outbox {
+    for request in authenticationOutbox + outbox.map(\.request) {
       if let identifier = request.identifier { unsent[identifier] = request }
     }
+    let unsentWrites = Set(queuedWrites)
     return identifiers.sorted().map { identifier in
       let error: WebcomError
       if let request = unsent[identifier] {
         error = Self.unsentRequestError(request)
+      } else if unsentWrites.contains(identifier) {
+        let subject = writePaths[identifier].map { "the write to \($0.string)" } ?? "a write"
+        error = WebcomError(.writeCancelled, "\(subject) was not applied: \(Self.unsentReason)")
       } else if authentications[identifier] != nil {
         return .answerAuthentication(
           identifier,
@@ -142,9 +188,11 @@ struct RequestLedger {
     }
   }
 
+  private static let unsentReason = "the service was released before it was sent to the back end"
+
   /// The error of a request never sent because the client went away first.
   private static func unsentRequestError(_ request: ClientRequest) -> WebcomError {
-    let reason = "the service was released before it was sent to the back end"
+    let reason = unsentReason
     switch request {
     case .read(_, let path):
       return WebcomError(.disconnected, "cannot read \(path.string): \(reason)")

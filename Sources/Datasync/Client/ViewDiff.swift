@@ -30,7 +30,8 @@ struct ViewDiff {
     switch relevance {
     case .none:
       return nil
-    case .whole:
+    case .whole, .someChildren:
+      // Unnamed children are found by comparing the windows whole.
       nodeChanged = oldWindow.node != newWindow.node
       guard nodeChanged else { return nil }
       changes = wholeDiff(oldWindow, newWindow)
@@ -59,7 +60,7 @@ struct ViewDiff {
       return nil
     case .whole:
       guard old.value(at: path.keys) != node else { return nil }
-    case .children:
+    case .children, .someChildren:
       break
     }
     return ViewDiff(

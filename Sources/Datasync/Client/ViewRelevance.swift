@@ -6,26 +6,37 @@ enum ViewRelevance {
   case whole
   /// The change modified exactly these children.
   case children(Set<WebcomKey>)
+  /// The change modified some children, not named: the view did not ask which (see
+  /// ``init(of:at:namesChildren:)``).
+  case someChildren
 
-  /// The relevance of `effects` for the node at `path`.
-  init(of effects: [ChangeEffect], at path: DatasyncPath) {
+  /// The relevance of `effects` for the node at `path`; the children modified are named only
+  /// when `namesChildren` (else the relevance is ``someChildren``, found without making a set).
+  init(of effects: [ChangeEffect], at path: DatasyncPath, namesChildren: Bool = true) {
     var keys: Set<WebcomKey> = []
+    var touchesChildren = false
     for effect in effects {
       if effect.path == path {
         guard let children = effect.children else {
           self = .whole
           return
         }
-        keys.formUnion(children)
+        if !children.isEmpty { touchesChildren = true }
+        if namesChildren { keys.formUnion(children) }
       } else if effect.path.isAncestor(of: path) {
         if effect.children?.contains(path.keys[effect.path.depth]) ?? true {
           self = .whole
           return
         }
       } else if path.isAncestor(of: effect.path) {
-        keys.insert(effect.path.keys[path.depth])
+        touchesChildren = true
+        if namesChildren { keys.insert(effect.path.keys[path.depth]) }
       }
     }
-    self = keys.isEmpty ? .none : .children(keys)
+    if !touchesChildren {
+      self = .none
+    } else {
+      self = namesChildren ? .children(keys) : .someChildren
+    }
   }
 }

@@ -71,6 +71,16 @@ package enum WriteOperation: Sendable {
     }
   }
 
+  /// Whether the operation writes a server-value placeholder, which the client resolves before
+  /// applying the operation locally (see ``resolvingServerValues(now:)``).
+  var containsServerValues: Bool {
+    switch self {
+    case .set(_, let value), .compareAndSet(_, _, let value): value.containsServerValues
+    case .merge(_, let entries): entries.contains { $0.value.containsServerValues }
+    case .increment: false
+    }
+  }
+
   /// The operation with its server values (``WebcomDate/backEndCurrentDate``) replaced by `now`.
   func resolvingServerValues(now: Date) -> WriteOperation {
     switch self {

@@ -56,9 +56,22 @@ package struct JSONObject: Sendable {
   /// The map with `key` bound to `value`, or without `key` when `value` is null (or an empty
   /// object).
   func setting(_ value: JSONValue, for key: WebcomKey) -> JSONObject {
-    if value.isNull { return removing(key) }
-    return JSONObject(root: JSONObjectNode.inserting(key, value, into: root))
+    settingReturningReplaced(value, for: key).result
   }
+
+  /// ``setting(_:for:)``, with the value `key` was bound to (nil when absent), found while
+  /// inserting: one descent of the tree instead of a lookup and an insertion.
+  func settingReturningReplaced(_ value: JSONValue, for key: WebcomKey) -> (
+    result: JSONObject, replaced: JSONValue?
+  ) {
+    if value.isNull { return (removing(key), self[key]) }
+    var replaced: JSONValue?
+    let newRoot = JSONObjectNode.inserting(key, value, into: root, replaced: &replaced)
+    return (JSONObject(root: newRoot), replaced)
+  }
+
+  /// Whether both maps share their storage (then they are equal).
+  func isIdentical(to other: JSONObject) -> Bool { root === other.root }
 
   /// The map without `key` (the same map when the key is absent).
   func removing(_ key: WebcomKey) -> JSONObject {

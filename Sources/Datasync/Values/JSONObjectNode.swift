@@ -145,20 +145,23 @@ extension JSONObjectNode {
   }
 
   /// The tree with `key` bound to `value` (inserted or replaced); the same tree when `key` is
-  /// already bound to an identical value.
-  static func inserting(_ key: WebcomKey, _ value: JSONValue, into node: JSONObjectNode?)
-    -> JSONObjectNode
-  {
+  /// already bound to an identical value. `replaced` is set to the value `key` was bound to, when
+  /// it was.
+  static func inserting(
+    _ key: WebcomKey, _ value: JSONValue, into node: JSONObjectNode?,
+    replaced: inout JSONValue?
+  ) -> JSONObjectNode {
     guard let node else { return JSONObjectNode(key, value, nil, nil) }
     let order = node.order(of: key)
     if order < 0 {
-      let left = inserting(key, value, into: node.left)
+      let left = inserting(key, value, into: node.left, replaced: &replaced)
       return left === node.left ? node : balanced(node.key, node.value, left, node.right)
     }
     if order > 0 {
-      let right = inserting(key, value, into: node.right)
+      let right = inserting(key, value, into: node.right, replaced: &replaced)
       return right === node.right ? node : balanced(node.key, node.value, node.left, right)
     }
+    replaced = node.value
     return node.value.isIdentical(to: value)
       ? node : JSONObjectNode(key, value, node.left, node.right)
   }

@@ -84,6 +84,14 @@ package enum JSONValue: Sendable, Equatable {
       replaced = self
       return value.isNull ? .null : value
     }
+    if keys.count == 1 {
+      // The written child: the value it replaces is found while inserting the new one.
+      let object = children ?? JSONObject()
+      let (result, old) = object.settingReturningReplaced(value.isNull ? .null : value, for: key)
+      replaced = old ?? .null
+      if result.isIdentical(to: object) { return self }
+      return result.isEmpty ? .null : .object(result)
+    }
     let current = self[key]
     let child = current.setting(value, at: keys.dropFirst(), replaced: &replaced)
     if child.isIdentical(to: current) { return self }
@@ -118,7 +126,8 @@ extension JSONValue {
   static func fromEncodable<T: Encodable>(_ value: T, encoder: JSONEncoder) throws(WebcomError)
     -> JSONValue
   {
-    try ValueEncoder(configuration: encoder).encode(value)
+    if let plain = ValueEncoding.plainValue(of: value) { return plain }
+    return try ValueEncoder(configuration: encoder).encode(value)
   }
 
   /// Parses JSON text (UTF-8) into the value model, normalising it.

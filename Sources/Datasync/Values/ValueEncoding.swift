@@ -188,12 +188,8 @@ final class ValueEncoding: Encoder {
   ///
   /// - Parameter place: Where the value is, for messages.
   private func directValue<T: Encodable>(of value: T, place: () -> String) throws -> JSONValue? {
-    // Metatype comparisons are cheap; a cast runs only once the type is known.
-    if T.self == String.self { return .string(value as! String) }
-    if T.self == Int.self { return .int(Int64(value as! Int)) }
+    if let plain = Self.plainValue(of: value) { return plain }
     if T.self == Double.self { return try number(value as! Double, place: place) }
-    if T.self == Bool.self { return .bool(value as! Bool) }
-    if T.self == Int64.self { return .int(value as! Int64) }
     if T.self == Date.self { return try dateValue(value as! Date, place: place) }
     if T.self == Data.self { return dataValue(value as! Data) }
     if T.self == URL.self { return .string((value as! URL).absoluteString) }
@@ -201,16 +197,28 @@ final class ValueEncoding: Encoder {
       return try number(text: (value as! Decimal).description, place: place)
     }
     if T.self == Float.self { return try number(value as! Float, place: place) }
+    if T.self == UInt.self { return Self.number(UInt64(value as! UInt)) }
+    if T.self == UInt64.self { return Self.number(value as! UInt64) }
+    if T.self == Int128.self { return Self.number(value as! Int128) }
+    if T.self == UInt128.self { return Self.number(value as! UInt128) }
+    return nil
+  }
+
+  /// The value model of the scalars that no strategy of an encoder changes and that always
+  /// encode (strings, booleans, integers that fit in `Int64`); nil for other values. It needs no
+  /// encoder: a top-level value of these types is stored without setting one up.
+  static func plainValue<T: Encodable>(of value: T) -> JSONValue? {
+    // Metatype comparisons are cheap; a cast runs only once the type is known.
+    if T.self == String.self { return .string(value as! String) }
+    if T.self == Int.self { return .int(Int64(value as! Int)) }
+    if T.self == Bool.self { return .bool(value as! Bool) }
+    if T.self == Int64.self { return .int(value as! Int64) }
     if T.self == Int32.self { return .int(Int64(value as! Int32)) }
     if T.self == Int16.self { return .int(Int64(value as! Int16)) }
     if T.self == Int8.self { return .int(Int64(value as! Int8)) }
-    if T.self == UInt.self { return Self.number(UInt64(value as! UInt)) }
-    if T.self == UInt64.self { return Self.number(value as! UInt64) }
     if T.self == UInt32.self { return .int(Int64(value as! UInt32)) }
     if T.self == UInt16.self { return .int(Int64(value as! UInt16)) }
     if T.self == UInt8.self { return .int(Int64(value as! UInt8)) }
-    if T.self == Int128.self { return Self.number(value as! Int128) }
-    if T.self == UInt128.self { return Self.number(value as! UInt128) }
     return nil
   }
 

@@ -26,6 +26,30 @@ import Testing
     ])
   }
 
+  @Test func queuedWritesKeepTheirOrderWithTheOtherQueuedRequestsAndTheirServerValues() throws {
+    var driver = ClientStateMachineDriver()
+    try driver.run([
+      (.connected(), ["state connected"]),
+      (.disconnected, ["state disconnected"]),
+      (.set("/a/x", "1"), []),
+      (.read("/b"), []),
+      (.set("/a/t", #"{".sv":"timestamp"}"#), []),
+      (.cancelDisconnectionWrites("/p"), []),
+      (.merge("/a", [("y", "2")]), []),
+      (.set("/a/z", "3"), []),
+      (
+        .connected(),
+        [
+          "send write 1 set /a/x 1", "send read 2 /b",
+          #"send write 3 set /a/t {".sv":"timestamp"}"#,
+          "send cancelOnDisconnection 4 /p", "send write 5 merge /a {y:2}",
+          "send write 6 set /a/z 3",
+          "state connected",
+        ]
+      ),
+    ])
+  }
+
   @Test func afterAReconnectionTheBackEndsDataResynchronisesTheViews() throws {
     var driver = ClientStateMachineDriver()
     try driver.run([

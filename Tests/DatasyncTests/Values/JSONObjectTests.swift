@@ -202,4 +202,26 @@ private final class FailureCounter: @unchecked Sendable {
     defer { lock.unlock() }
     return failures
   }
+
+  @Test func settingReturnsTheValueItReplacedFromTheSameDescent() {
+    var object = JSONObject()
+    for index in 0..<100 {
+      object = object.setting(.int(Int64(index)), for: WebcomKey("k\(index)"))
+    }
+    let replacing = object.settingReturningReplaced(.string("new"), for: "k42")
+    #expect(replacing.replaced == .int(42))
+    #expect(replacing.result["k42"] == .string("new"))
+    #expect(replacing.result.count == 100 && replacing.result.isValid)
+    let inserting = object.settingReturningReplaced(.bool(true), for: "k100")
+    #expect(inserting.replaced == nil)
+    #expect(inserting.result.count == 101 && inserting.result.isValid)
+    let removing = object.settingReturningReplaced(.null, for: "k7")
+    #expect(removing.replaced == .int(7))
+    #expect(removing.result["k7"] == nil && removing.result.count == 99)
+    // An identical value keeps the storage; removing an absent key too.
+    let same = object.settingReturningReplaced(.int(5), for: "k5")
+    #expect(same.replaced == .int(5) && same.result.isIdentical(to: object))
+    let absent = object.settingReturningReplaced(.null, for: "absent")
+    #expect(absent.replaced == nil && absent.result.isIdentical(to: object))
+  }
 }

@@ -216,6 +216,40 @@ import Testing
     Self.expectSame(Wrapper(wrapped: Empty()))
   }
 
+  @Test func plainValuesNeedNoEncoderAndMatchJSONEncoder() throws {
+    // Strategies that change dates, data, keys and floating numbers change none of these.
+    let encoder = Self.encoder {
+      $0.keyEncodingStrategy = .convertToSnakeCase
+      $0.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "+", negativeInfinity: "-", nan: "n")
+    }
+    func expectPlain<T: Encodable>(_ value: T, _ expected: JSONValue) throws {
+      #expect(ValueEncoding.plainValue(of: value) == expected)
+      #expect(try JSONValue.fromEncodable(value, encoder: encoder) == expected)
+      #expect(try Self.throughText(value, encoder) == expected)
+    }
+    try expectPlain("some_Key", .string("some_Key"))
+    try expectPlain("", .string(""))
+    try expectPlain(true, .bool(true))
+    try expectPlain(Int.min, .int(Int64.min))
+    try expectPlain(Int64.max, .int(Int64.max))
+    try expectPlain(Int32.min, .int(Int64(Int32.min)))
+    try expectPlain(Int16(-7), .int(-7))
+    try expectPlain(Int8(-8), .int(-8))
+    try expectPlain(UInt32.max, .int(Int64(UInt32.max)))
+    try expectPlain(UInt16.max, .int(Int64(UInt16.max)))
+    try expectPlain(UInt8.max, .int(255))
+    // Values whose encoding depends on the encoder or on their magnitude are not plain.
+    #expect(ValueEncoding.plainValue(of: 1.5) == nil)
+    #expect(ValueEncoding.plainValue(of: Float(2)) == nil)
+    #expect(ValueEncoding.plainValue(of: UInt64.max) == nil)
+    #expect(ValueEncoding.plainValue(of: UInt(1)) == nil)
+    #expect(ValueEncoding.plainValue(of: Date(timeIntervalSince1970: 0)) == nil)
+    #expect(ValueEncoding.plainValue(of: Data([1])) == nil)
+    #expect(ValueEncoding.plainValue(of: ["a"]) == nil)
+    #expect(ValueEncoding.plainValue(of: Optional(1)) == nil)
+  }
+
   @Test func numbersMatchJSONEncoder() {
     Self.expectSame(Numbers())
     for double in Numbers().doubles {
