@@ -51,15 +51,16 @@ struct ListenIndex {
     -> [ObjectIdentifier: Set<DatasyncPath>]
   {
     var found: [ObjectIdentifier: Set<DatasyncPath>] = [:]
-    var keys: [WebcomKey] = []
+    let path = write.path
     var node = root
-    Self.collect(node, at: keys, excluding: excluded, into: &found)
-    for key in write.path.keys {
+    Self.collect(node, at: path, depth: 0, excluding: excluded, into: &found)
+    for (index, key) in path.keys.enumerated() {
       guard let child = node.children[key] else { return found }
-      keys.append(key)
       node = child
-      Self.collect(node, at: keys, excluding: excluded, into: &found)
+      Self.collect(node, at: path, depth: index + 1, excluding: excluded, into: &found)
     }
+    // The keys of the written path: copied only when a key is appended to them.
+    var keys = path.keys
     guard case .merge(_, let entries) = write else {
       Self.collectBelow(node, at: &keys, excluding: excluded, into: &found)
       return found
@@ -79,14 +80,33 @@ struct ListenIndex {
     return found
   }
 
-  /// Adds the listens of a node but those of `excluded`; makes their path only when there are
-  /// some.
+  /// Adds the listens of the node at the first `depth` keys of `path`: the written path itself
+  /// is not made again, and its ancestors are made only when they are listened to.
+  private static func collect(
+    _ node: Node, at path: DatasyncPath, depth: Int, excluding excluded: ObjectIdentifier?,
+    into found: inout [ObjectIdentifier: Set<DatasyncPath>]
+  ) {
+    collect(node, excluding: excluded, into: &found) {
+      depth == path.depth ? path : DatasyncPath(validatedKeys: Array(path.keys[..<depth]))
+    }
+  }
+
+  /// Adds the listens of the node at `keys`.
   private static func collect(
     _ node: Node, at keys: [WebcomKey], excluding excluded: ObjectIdentifier?,
     into found: inout [ObjectIdentifier: Set<DatasyncPath>]
   ) {
-    guard node.clients.contains(where: { $0 != excluded }) else { return }
-    let path = DatasyncPath(validatedKeys: keys)
+    collect(node, excluding: excluded, into: &found) { DatasyncPath(validatedKeys: keys) }
+  }
+
+  /// Adds the listens of a node but those of `excluded`; makes their path only when there are
+  /// some.
+  private static func collect(
+    _ node: Node, excluding excluded: ObjectIdentifier?,
+    into found: inout [ObjectIdentifier: Set<DatasyncPath>], listen: () -> DatasyncPath
+  ) {
+    guard !node.clients.isEmpty, node.clients.contains(where: { $0 != excluded }) else { return }
+    let path = listen()
     for client in node.clients where client != excluded {
       found[client, default: []].insert(path)
     }
