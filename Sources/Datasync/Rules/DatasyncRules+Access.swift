@@ -33,6 +33,7 @@ extension DatasyncRules {
     var depth = 0
     while let current = node {
       if let read = current.read {
+        if read.isLiteralTrue { return nil }
         let value = read.readsData ? data.value(at: depth) : .null
         let evaluator = RuleEvaluator(
           context: context, location: path.keys, depth: depth, data: value, newData: value)
@@ -94,10 +95,14 @@ private struct WriteCheck {
     var refusal: WebcomError?
     while let current = node {
       if !isGranted, let write = current.write {
-        let evaluator = evaluator(
-          location: path.keys, depth: depth,
-          data: write.readsData ? data.value(at: depth) : .null, newData: newData)
-        isGranted = evaluator.isTrue(write.expression)
+        if write.isLiteralTrue {
+          isGranted = true
+        } else {
+          let evaluator = evaluator(
+            location: path.keys, depth: depth,
+            data: write.readsData ? data.value(at: depth) : .null, newData: newData)
+          isGranted = evaluator.isTrue(write.expression)
+        }
       }
       if newData.isNull {
         if isGranted { return refusal }
