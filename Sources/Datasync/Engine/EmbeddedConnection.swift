@@ -224,19 +224,21 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
       for item in takenUpstream {
         switch item {
         case .request(let request):
-          travel(.upstream) { [self] in
-            if isAttached {
-              database.handle(request, from: ObjectIdentifier(self))
-            } else {
-              held.append(request)
-            }
+          if travelsAtOnce(.upstream) {
+            deliver(request)
+          } else {
+            travel(.upstream) { [self] in deliver(request) }
           }
         case .work(let work):
           work()
         }
       }
       for message in takenDownstream {
-        travel(.downstream) { [self] in receive(message) }
+        if travelsAtOnce(.downstream) {
+          receive(message)
+        } else {
+          travel(.downstream) { [self] in receive(message) }
+        }
       }
       takenUpstream.removeAll(keepingCapacity: takenUpstream.capacity <= Self.keptCapacity)
       takenDownstream.removeAll(keepingCapacity: takenDownstream.capacity <= Self.keptCapacity)
@@ -257,6 +259,25 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
       for request in requests { database.handle(request, from: client) }
     } else {
       database.detach(client)
+    }
+  }
+
+  /// Hands a request to the back end, or holds it while the connection is cut.
+  private func deliver(_ request: ClientRequest) {
+    if isAttached {
+      database.handle(request, from: ObjectIdentifier(self))
+    } else {
+      held.append(request)
+    }
+  }
+
+  /// Whether work taking a direction now runs at once (no latency, nothing waiting ahead of
+  /// it), as ``travel(_:_:)`` would run it: the caller then runs it without making a closure.
+  private func travelsAtOnce(_ direction: Direction) -> Bool {
+    guard latency == nil else { return false }
+    switch direction {
+    case .upstream: return upstream.isEmpty
+    case .downstream: return downstream.isEmpty
     }
   }
 
