@@ -84,8 +84,10 @@ struct ClientCache {
     _ = pending.remove(identifier)
     let footprints = first.operation.footprints
     if let announced, Self.isSameSet(announced, first.operation) {
-      // The back end wrote what the client expected: the visible tree already shows it.
-      server = announced.applyingOptimistically(to: server)
+      // The back end wrote what the client expected: the visible tree already shows it. When no
+      // other write is pending, the visible tree is the server's with this write applied, so it
+      // is taken as it is instead of being made again.
+      server = pending.isEmpty ? visible : announced.applyingOptimistically(to: server)
       return (footprints, nil)
     }
     let expected = first.operation.applyingOptimistically(to: server)

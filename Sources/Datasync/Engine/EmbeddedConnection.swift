@@ -52,6 +52,14 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     var isScheduled = false
 
     var isEmpty: Bool { upstream.isEmpty && downstream.isEmpty }
+
+    /// Marks a drain as scheduled and returns true when something waits and no drain is running
+    /// or scheduled: the caller then enqueues it (``EmbeddedConnection/enqueueDrain()``).
+    mutating func schedulesDrain() -> Bool {
+      guard !isEmpty, !isDraining, !isScheduled else { return false }
+      isScheduled = true
+      return true
+    }
   }
 
   /// Marks the queues of the embedded connections: a flush from one of them (a client called
@@ -73,6 +81,13 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   private var random = SeededRandom(seed: 0)
   private var upstream = DelayLine()
   private var downstream = DelayLine()
+  /// The FIFOs the running drain took from `mail` (touched only by it): emptied once worked
+  /// off, their storage is swapped back into `mail` at the next take, so that a request and its
+  /// answer allocate no FIFO storage.
+  private var takenUpstream: [Upstream] = []
+  private var takenDownstream: [BackEndMessage] = []
+  /// The capacity up to which a drain keeps the buffers it took; a burst's are released.
+  private static let keptCapacity = 64
 
   init(database: DatasyncDatabase, label: String) {
     self.database = database
@@ -157,34 +172,38 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
 
   /// Queues work of the connection after the requests sent so far, and schedules a drain.
   private func enqueue(_ work: @escaping () -> Void) {
-    lock.withLock { mail.upstream.append(.work(work)) }
-    scheduleDrain()
+    let schedules = lock.withLock { () -> Bool in
+      mail.upstream.append(.work(work))
+      return mail.schedulesDrain()
+    }
+    if schedules { enqueueDrain() }
   }
 
   /// Queues a message of the back end (called with the database's lock held: it only queues),
   /// and schedules a drain unless one is running or scheduled.
   private func arrive(_ message: BackEndMessage) {
-    lock.withLock { mail.downstream.append(message) }
-    scheduleDrain()
+    let schedules = lock.withLock { () -> Bool in
+      mail.downstream.append(message)
+      return mail.schedulesDrain()
+    }
+    if schedules { enqueueDrain() }
   }
 
   /// Enqueues a drain on `queue` when something waits and no drain is running or scheduled.
   private func scheduleDrain() {
-    let schedules = lock.withLock { () -> Bool in
-      guard !mail.isEmpty, !mail.isDraining, !mail.isScheduled else { return false }
-      mail.isScheduled = true
-      return true
-    }
-    if schedules {
-      queue.async { [self] in
-        let starts = lock.withLock { () -> Bool in
-          mail.isScheduled = false
-          guard !mail.isDraining else { return false }
-          mail.isDraining = true
-          return true
-        }
-        if starts { drain() }
+    if lock.withLock({ mail.schedulesDrain() }) { enqueueDrain() }
+  }
+
+  /// Enqueues the drain that `Mail.schedulesDrain()` marked as scheduled.
+  private func enqueueDrain() {
+    queue.async { [self] in
+      let starts = lock.withLock { () -> Bool in
+        mail.isScheduled = false
+        guard !mail.isDraining else { return false }
+        mail.isDraining = true
+        return true
       }
+      if starts { drain() }
     }
   }
 
@@ -192,35 +211,37 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// draining by its caller.
   private func drain() {
     while true {
-      let taken = lock.withLock { () -> (upstream: [Upstream], downstream: [BackEndMessage])? in
+      let takes = lock.withLock { () -> Bool in
         guard !mail.isEmpty else {
           mail.isDraining = false
-          return nil
+          return false
         }
-        defer {
-          mail.upstream = []
-          mail.downstream = []
-        }
-        return (mail.upstream, mail.downstream)
+        swap(&mail.upstream, &takenUpstream)
+        swap(&mail.downstream, &takenDownstream)
+        return true
       }
-      guard let taken else { return }
-      for item in taken.upstream {
+      guard takes else { return }
+      for item in takenUpstream {
         switch item {
         case .request(let request):
-          travel(.upstream) { [self] in
-            if isAttached {
-              database.handle(request, from: ObjectIdentifier(self))
-            } else {
-              held.append(request)
-            }
+          if travelsAtOnce(.upstream) {
+            deliver(request)
+          } else {
+            travel(.upstream) { [self] in deliver(request) }
           }
         case .work(let work):
           work()
         }
       }
-      for message in taken.downstream {
-        travel(.downstream) { [self] in receive(message) }
+      for message in takenDownstream {
+        if travelsAtOnce(.downstream) {
+          receive(message)
+        } else {
+          travel(.downstream) { [self] in receive(message) }
+        }
       }
+      takenUpstream.removeAll(keepingCapacity: takenUpstream.capacity <= Self.keptCapacity)
+      takenDownstream.removeAll(keepingCapacity: takenDownstream.capacity <= Self.keptCapacity)
     }
   }
 
@@ -238,6 +259,25 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
       for request in requests { database.handle(request, from: client) }
     } else {
       database.detach(client)
+    }
+  }
+
+  /// Hands a request to the back end, or holds it while the connection is cut.
+  private func deliver(_ request: ClientRequest) {
+    if isAttached {
+      database.handle(request, from: ObjectIdentifier(self))
+    } else {
+      held.append(request)
+    }
+  }
+
+  /// Whether work taking a direction now runs at once (no latency, nothing waiting ahead of
+  /// it), as ``travel(_:_:)`` would run it: the caller then runs it without making a closure.
+  private func travelsAtOnce(_ direction: Direction) -> Bool {
+    guard latency == nil else { return false }
+    switch direction {
+    case .upstream: return upstream.isEmpty
+    case .downstream: return downstream.isEmpty
     }
   }
 

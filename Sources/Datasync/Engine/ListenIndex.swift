@@ -4,24 +4,32 @@
 /// A trie node exists while a listen is at it or below it: removing the last listen of a branch
 /// removes the branch.
 struct ListenIndex {
-  /// A location of the trie: the clients listening exactly here and the branches below.
+  /// A location of the trie: its path, the clients listening exactly here and the branches
+  /// below. The path is made once, with the node, so that finding listens makes no path.
   private final class Node {
+    let path: DatasyncPath
     var children: [WebcomKey: Node] = [:]
     var clients: Set<ObjectIdentifier> = []
+
+    init(path: DatasyncPath) {
+      self.path = path
+    }
 
     var isEmpty: Bool { children.isEmpty && clients.isEmpty }
   }
 
-  private let root = Node()
+  private let root = Node(path: .root)
 
   /// Records that `client` listens at `path`.
   mutating func insert(_ path: DatasyncPath, for client: ObjectIdentifier) {
     var node = root
-    for key in path.keys {
+    for (index, key) in path.keys.enumerated() {
       if let child = node.children[key] {
         node = child
       } else {
-        let child = Node()
+        let child = Node(
+          path: index + 1 == path.depth
+            ? path : DatasyncPath(validatedKeys: Array(path.keys[...index])))
         node.children[key] = child
         node = child
       }
@@ -51,57 +59,47 @@ struct ListenIndex {
     -> [ObjectIdentifier: Set<DatasyncPath>]
   {
     var found: [ObjectIdentifier: Set<DatasyncPath>] = [:]
-    var keys: [WebcomKey] = []
     var node = root
-    Self.collect(node, at: keys, excluding: excluded, into: &found)
+    Self.collect(node, excluding: excluded, into: &found)
     for key in write.path.keys {
       guard let child = node.children[key] else { return found }
-      keys.append(key)
       node = child
-      Self.collect(node, at: keys, excluding: excluded, into: &found)
+      Self.collect(node, excluding: excluded, into: &found)
     }
     guard case .merge(_, let entries) = write else {
-      Self.collectBelow(node, at: &keys, excluding: excluded, into: &found)
+      Self.collectBelow(node, excluding: excluded, into: &found)
       return found
     }
-    let nodeDepth = keys.count
     for entry in entries {
       var current: Node? = node
       for key in entry.keys {
         current = current?.children[key]
         guard let current else { break }
-        keys.append(key)
-        Self.collect(current, at: keys, excluding: excluded, into: &found)
+        Self.collect(current, excluding: excluded, into: &found)
       }
-      if let current { Self.collectBelow(current, at: &keys, excluding: excluded, into: &found) }
-      keys.removeSubrange(nodeDepth...)
+      if let current { Self.collectBelow(current, excluding: excluded, into: &found) }
     }
     return found
   }
 
-  /// Adds the listens of a node but those of `excluded`; makes their path only when there are
-  /// some.
+  /// Adds the listens of a node but those of `excluded`.
   private static func collect(
-    _ node: Node, at keys: [WebcomKey], excluding excluded: ObjectIdentifier?,
+    _ node: Node, excluding excluded: ObjectIdentifier?,
     into found: inout [ObjectIdentifier: Set<DatasyncPath>]
   ) {
-    guard node.clients.contains(where: { $0 != excluded }) else { return }
-    let path = DatasyncPath(validatedKeys: keys)
     for client in node.clients where client != excluded {
-      found[client, default: []].insert(path)
+      found[client, default: []].insert(node.path)
     }
   }
 
   /// Adds the listens strictly below a node but those of `excluded`.
   private static func collectBelow(
-    _ node: Node, at keys: inout [WebcomKey], excluding excluded: ObjectIdentifier?,
+    _ node: Node, excluding excluded: ObjectIdentifier?,
     into found: inout [ObjectIdentifier: Set<DatasyncPath>]
   ) {
-    for (key, child) in node.children {
-      keys.append(key)
-      collect(child, at: keys, excluding: excluded, into: &found)
-      collectBelow(child, at: &keys, excluding: excluded, into: &found)
-      keys.removeLast()
+    for child in node.children.values {
+      collect(child, excluding: excluded, into: &found)
+      collectBelow(child, excluding: excluded, into: &found)
     }
   }
 }

@@ -10,11 +10,19 @@ final class RuleNode: Sendable {
     let path: String
     /// Whether the rule reads `data` (else it need not be looked up).
     let readsData: Bool
+    /// Whether the rule is the literal `true` (`true` in the document, or `"true"`): it grants
+    /// access without being evaluated.
+    let isLiteralTrue: Bool
 
     init(expression: RuleExpression, path: String) {
       self.expression = expression
       self.path = path
       readsData = expression.mentions(.data)
+      if case .literal(.bool(true)) = expression {
+        isLiteralTrue = true
+      } else {
+        isLiteralTrue = false
+      }
     }
   }
 

@@ -84,6 +84,20 @@ import Testing
 
   // MARK: - Reads
 
+  @Test func onlyALiteralTrueRootWriteWithoutValidationGrantsEveryWrite() throws {
+    #expect(DatasyncRules.open.grantsEveryWrite)
+    #expect(!DatasyncRules.authenticated.grantsEveryWrite)
+    #expect(!Self.rules.grantsEveryWrite)
+    let validated = try DatasyncRules(
+      json: #"{"rules": {".write": true, "a": {"$b": {".validate": "newData.isNumber()"}}}}"#)
+    #expect(!validated.grantsEveryWrite)
+    let tree = RulesFixture.tree(#"{"a": {"b": "text"}}"#)
+    #expect(
+      validated.checkWrite(
+        at: [DatasyncPath(validatedKeys: ["a", "b"])], auth: nil, oldRoot: .null, newRoot: tree,
+        now: Date())?.code == .permissionDenied)
+  }
+
   @Test func theFirstReadGrantOnTheWayDownWins() {
     #expect(!Self.canRead("/", Self.alice))
     #expect(Self.canRead("/public", nil))
