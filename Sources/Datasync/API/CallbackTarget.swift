@@ -2,13 +2,13 @@ import Foundation
 
 /// A `then` callback and the queue it must be called on.
 ///
-/// A transfer box, `@unchecked Sendable` without a lock: it carries a caller's non-`Sendable`
-/// callback across threads to `queue`, the one place the callback is ever called; nothing reads
-/// or changes it anywhere else.
+/// A transfer box, unchecked for sendability and without a lock: it carries a caller's
+/// non-`Sendable` callback across threads to `queue`, the one place the callback is ever called;
+/// nothing reads or changes it anywhere else.
 struct CallbackTarget<T>: @unchecked Sendable {
-  // Declared before `queue`: the client's waiting
-  // answers (``DatasyncClient/WaitingAnswer``) then fit in 24 bytes instead of 32, their case
-  // stored in bits that the callback's context and an answer's context both leave unused.
+  // Declared before `queue`: the client's waiting answers (``DatasyncClient/WaitingAnswer``) then
+  // fit in 24 bytes instead of 32, their case stored in bits that the callback's context and an
+  // answer's context both leave unused.
   let then: ((WebcomResult<T>) -> Void)?
   let queue: DispatchQueue
 
