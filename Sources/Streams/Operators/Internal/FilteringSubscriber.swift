@@ -116,13 +116,13 @@ where
   @usableFromInline let demandMultiplier: Int
 
   /// The operator this subscription serves.
-  @usableFromInline let name: String
+  @usableFromInline let name: StaticString
 
   @usableFromInline
-  override var operatorName: String { name }
+  override var operatorName: String { name.description }
 
   @inlinable
-  init<S: Subscriber>(logic: Logic, downstream: S, name: String) where HeldDownstream == S? {
+  init<S: Subscriber>(logic: Logic, downstream: S, name: StaticString) where HeldDownstream == S? {
     self.name = name
     self.logic = logic
     self.downstream = downstream

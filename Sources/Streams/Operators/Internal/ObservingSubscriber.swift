@@ -48,14 +48,15 @@ internal final class ObservingSubscriber<Downstream: Subscriber>: LockingHandler
   @exclusivity(unchecked) @usableFromInline var hasSubscription = false
 
   /// The operator served: `"HandleEvents"`, `"Print"` or `"Breakpoint"`.
-  @usableFromInline let name: String
+  @usableFromInline let name: StaticString
 
   @usableFromInline
-  override var operatorName: String { name }
+  override var operatorName: String { name.description }
 
   @inlinable
   init(
-    downstream: Downstream, hooks: EventHooks<Downstream.Input, Downstream.Failure>, name: String
+    downstream: Downstream, hooks: EventHooks<Downstream.Input, Downstream.Failure>,
+    name: StaticString
   ) {
     self.name = name
     self.downstream = downstream
