@@ -164,8 +164,7 @@ struct RequestLedger {
       if let request = unsent[identifier] {
         error = Self.unsentRequestError(request)
       } else if unsentWrites.contains(identifier) {
-        let subject = writePaths[identifier].map { "the write to \($0.string)" } ?? "a write"
-        error = WebcomError(.writeCancelled, "\(subject) was not applied: \(Self.unsentReason)")
+        error = Self.unsentWriteError(to: writePaths[identifier])
       } else if authentications[identifier] != nil {
         return .answerAuthentication(
           identifier,
@@ -190,6 +189,12 @@ struct RequestLedger {
 
   private static let unsentReason = "the service was released before it was sent to the back end"
 
+  /// The error of a write never sent because the client went away first.
+  private static func unsentWriteError(to path: DatasyncPath?) -> WebcomError {
+    let subject = path.map { "the write to \($0.string)" } ?? "a write"
+    return WebcomError(.writeCancelled, "\(subject) was not applied: \(unsentReason)")
+  }
+
   /// The error of a request never sent because the client went away first.
   private static func unsentRequestError(_ request: ClientRequest) -> WebcomError {
     let reason = unsentReason
@@ -197,8 +202,7 @@ struct RequestLedger {
     case .read(_, let path):
       return WebcomError(.disconnected, "cannot read \(path.string): \(reason)")
     case .write(_, let operation), .writeOnDisconnection(_, let operation, _):
-      return WebcomError(
-        .writeCancelled, "the write to \(operation.path.string) was not applied: \(reason)")
+      return unsentWriteError(to: operation.path)
     case .cancelDisconnectionWrites(_, let path):
       return WebcomError(
         .writeCancelled,

@@ -19,6 +19,10 @@ import Foundation
 /// network would (the back end runs the client's disconnection writes). The embedded network
 /// loses nothing: a request that reaches a cut connection waits and reaches the back end right
 /// after the next reconnection, before the client learns that it is connected again.
+///
+/// Thread safety: `lock` protects `mail` (the receiver, the requests and messages waiting, and
+/// whether a drain is running or scheduled); every other piece of state is only touched on
+/// `queue`, by the running drain.
 final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// The delay added to each request and each message: uniform in `minimum...maximum`, drawn
   /// from a generator seeded with `seed`.

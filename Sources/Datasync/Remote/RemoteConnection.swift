@@ -56,6 +56,9 @@ import Foundation
 /// (disconnection operations run as that identity). A server without the session extension is
 /// asked with a REST request, and as the REST protocol does not tell who a token stands for, an
 /// accepted token then gets the stand-in identity ``tokenIdentity(for:)``.
+///
+/// Thread safety: `lock` protects the receiver of the back end's messages; every other piece of
+/// state is only touched on `queue`.
 final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   /// One listened location's stream.
   final class Stream {

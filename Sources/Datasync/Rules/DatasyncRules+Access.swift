@@ -31,7 +31,7 @@ extension DatasyncRules {
   func checkRead(
     _ path: DatasyncPath, auth: DatasyncAuthentication?, root: JSONValue, now: Date
   ) -> WebcomError? {
-    if auth?.isAdmin == true || self.root.read?.isLiteralTrue == true { return nil }
+    if auth?.isAdmin == true { return nil }
     let context = RuleContext(
       auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: root, newRoot: root)
     var node: RuleNode? = self.root

@@ -87,7 +87,7 @@ package enum JSONValue: Sendable, Equatable {
     if keys.count == 1 {
       // The written child: the value it replaces is found while inserting the new one.
       let object = children ?? JSONObject()
-      let (result, old) = object.settingReturningReplaced(value.isNull ? .null : value, for: key)
+      let (result, old) = object.settingReturningReplaced(value, for: key)
       replaced = old ?? .null
       if result.isIdentical(to: object) { return self }
       return result.isEmpty ? .null : .object(result)
