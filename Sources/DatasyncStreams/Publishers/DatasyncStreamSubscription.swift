@@ -42,12 +42,11 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
     lock.unlock()
   }
 
-  /// Keeps `output` for delivery. Called on `queue`.
+  /// Delivers `output` at once when the subscriber is free and has demand, otherwise keeps it
+  /// for delivery. Called on `queue`.
   func send(_ output: Downstream.Input) {
     lock.lock()
-    delivery.push(output)
-    lock.unlock()
-    drain()
+    sendAndUnlock(output)
   }
 
   /// Ends the stream after the kept outputs. Called on `queue`.

@@ -82,11 +82,12 @@ extension DatasyncNode.StreamsWrapper {
   ///   })
   ///   .store(in: &cancellables)
   /// ```
+  @inlinable
   public func children<T: Decodable>(
     as type: T.Type = T.self, childrenConstraint: DatasyncChildrenConstraint = .all
   ) -> AnyPublisher<DatasyncChildren<T>, WebcomError> {
     DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) {
-      $0.decoded(as: type)
+      ChildrenFolder { $0.decoded(as: type) }
     }
     .eraseToAnyPublisher()
   }
@@ -96,7 +97,9 @@ extension DatasyncNode.StreamsWrapper {
   public func children(childrenConstraint: DatasyncChildrenConstraint = .all)
     -> AnyPublisher<DatasyncChildren<DatasyncValue>, WebcomError>
   {
-    DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) { $0 }
-      .eraseToAnyPublisher()
+    DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) {
+      ChildrenFolder { $0 }
+    }
+    .eraseToAnyPublisher()
   }
 }
