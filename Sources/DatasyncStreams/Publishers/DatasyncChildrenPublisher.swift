@@ -7,34 +7,42 @@ import Streams
 /// the end of a write — folded by a ``ChildrenAccumulator``, which emits once per delivery: when
 /// the stream's queue is behind, the writes waiting for it coalesce into one emission.
 ///
-/// The folding comes from `makeFolder`, a closure written where the element type is known (in the
-/// `@inlinable` `children(as:)`), so the folding of each event is specialised with that type
-/// although the publisher itself is reached through `AnyPublisher`, unspecialised.
+/// The publisher is reached through `AnyPublisher`, unspecialised, so it keeps a `start` closure
+/// made by its `@inlinable` initialiser where the element type is known (in `children(as:)`):
+/// the stream behind it, its subscription and the folding of each change are specialised with
+/// that type, and reach the subscriber through an `AnySubscriber` (no code generic over the
+/// subscriber's type runs per change).
 @usableFromInline
 struct DatasyncChildrenPublisher<Value>: Publisher {
   @usableFromInline typealias Output = DatasyncChildren<Value>
   @usableFromInline typealias Failure = WebcomError
 
-  @usableFromInline let node: DatasyncNode
-  @usableFromInline let childrenConstraint: DatasyncChildrenConstraint
-  @usableFromInline let makeFolder: () -> ChildrenFolder<Value>
+  @usableFromInline let start: (AnySubscriber<DatasyncChildren<Value>, WebcomError>) -> Void
 
   @inlinable
   init(
     node: DatasyncNode, childrenConstraint: DatasyncChildrenConstraint,
-    makeFolder: @escaping () -> ChildrenFolder<Value>
+    decode: @escaping (DatasyncValue) -> Value?
   ) {
-    self.node = node
-    self.childrenConstraint = childrenConstraint
-    self.makeFolder = makeFolder
+    start = { subscriber in
+      Self.start(subscriber, node: node, childrenConstraint: childrenConstraint, decode: decode)
+    }
   }
 
   @usableFromInline
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == WebcomError {
+    start(AnySubscriber(subscriber))
+  }
+
+  @inlinable
+  static func start(
+    _ subscriber: AnySubscriber<DatasyncChildren<Value>, WebcomError>, node: DatasyncNode,
+    childrenConstraint: DatasyncChildrenConstraint, decode: @escaping (DatasyncValue) -> Value?
+  ) {
     let stream = DatasyncStreamSubscription(
       subscriber, label: "DatasyncStreams.children \(node.path)")
     subscriber.receive(subscription: stream)
-    let folder = makeFolder()
+    let state = AccumulatorState(ChildrenAccumulator(decode: decode))
     // Both subscriptions use the same constraint, so they share one view of the client: its value
     // event of a write comes after its own child events of that write and exists whenever they
     // do (a window's value changes exactly when a child enters, leaves or changes in it). The
@@ -45,7 +53,7 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       children = try node.subscribeThrows(
         to: .child(addition: true, change: true, removal: true),
         childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
-        onEvent: folder.apply,
+        onEvent: { event in state.apply(event) }, onDeliveryEnd: nil,
         onCompletion: { [weak stream] completion in
           stream?.finish(streamCompletion(of: completion))
         })
@@ -61,9 +69,9 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
         to: .value(change: true, withoutData: true), childrenConstraint: childrenConstraint,
         stores: false,
         queue: stream.queue,
-        onEvent: { _ in folder.completeWrite() },
+        onEvent: { _ in state.completeWrite() },
         onDeliveryEnd: { [weak stream] in
-          guard let stream, let emission = folder.completeDelivery() else { return }
+          guard let stream, let emission = state.completeDelivery() else { return }
           stream.send(emission)
         },
         onCompletion: { [weak stream] completion in
@@ -78,23 +86,6 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       children.cancel()
       values.cancel()
     }
-  }
-}
-
-/// The folding of one stream's events: three closures over one ``ChildrenAccumulator``, made by
-/// an `@inlinable` initialiser so that they are specialised where the element type is known.
-@usableFromInline
-struct ChildrenFolder<Value> {
-  @usableFromInline let apply: (DatasyncEvent) -> Void
-  @usableFromInline let completeWrite: () -> Void
-  @usableFromInline let completeDelivery: () -> DatasyncChildren<Value>?
-
-  @inlinable
-  init(decode: @escaping (DatasyncValue) -> Value?) {
-    let state = AccumulatorState(ChildrenAccumulator(decode: decode))
-    apply = { event in state.apply(event) }
-    completeWrite = { state.completeWrite() }
-    completeDelivery = { state.completeDelivery() }
   }
 }
 

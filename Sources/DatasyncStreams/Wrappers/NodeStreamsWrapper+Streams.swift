@@ -87,7 +87,7 @@ extension DatasyncNode.StreamsWrapper {
     as type: T.Type = T.self, childrenConstraint: DatasyncChildrenConstraint = .all
   ) -> AnyPublisher<DatasyncChildren<T>, WebcomError> {
     DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) {
-      ChildrenFolder { $0.decoded(as: type) }
+      $0.decoded(as: type)
     }
     .eraseToAnyPublisher()
   }
@@ -97,9 +97,7 @@ extension DatasyncNode.StreamsWrapper {
   public func children(childrenConstraint: DatasyncChildrenConstraint = .all)
     -> AnyPublisher<DatasyncChildren<DatasyncValue>, WebcomError>
   {
-    DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) {
-      ChildrenFolder { $0 }
-    }
-    .eraseToAnyPublisher()
+    DatasyncChildrenPublisher(node: wrapped, childrenConstraint: childrenConstraint) { $0 }
+      .eraseToAnyPublisher()
   }
 }
