@@ -22,7 +22,12 @@ struct ChildrenAccumulator<Value> {
   }
 
   @usableFromInline let decode: (DatasyncValue) -> Value?
+  /// The decoded children, with `appended` (see ``materialize()``).
   @usableFromInline var children = ChildrenTree<Value>()
+  /// Children added to an empty tree in increasing key order (an initial load), not in
+  /// `children` yet: they are built into it at once, in O(n), when a write completes or another
+  /// kind of change comes.
+  @usableFromInline var appended: [(key: WebcomKey, value: Value)] = []
   @usableFromInline var undecodable: Set<WebcomKey> = []
   /// The keys touched since the last complete write.
   @usableFromInline var touched: [WebcomKey] = []
@@ -43,20 +48,42 @@ struct ChildrenAccumulator<Value> {
     guard case .child(let addition, let change, let removal, _) = event.eventType else { return }
     let key = event.key
     if removal {
+      materialize()
       children = children.removing(key)
       forgetUndecodable(key)
     } else if addition || change {
-      if let value = decode(event.value) {
-        children = children.setting(value, for: key)
-        forgetUndecodable(key)
+      let value = decode(event.value)
+      // A key past every child of an empty tree (the initial load comes in key order): it is
+      // new, so it is appended, or only counted when it cannot be decoded.
+      if children.count == 0, appended.last.map({ $0.key < key }) ?? true {
+        if let value {
+          appended.append((key, value))
+          forgetUndecodable(key)
+        } else {
+          undecodable.insert(key)
+        }
       } else {
-        children = children.removing(key)
-        undecodable.insert(key)
+        materialize()
+        if let value {
+          children = children.setting(value, for: key)
+          forgetUndecodable(key)
+        } else {
+          children = children.removing(key)
+          undecodable.insert(key)
+        }
       }
     } else {
       return
     }
     touched.append(key)
+  }
+
+  /// Builds the appended children into the (empty) tree.
+  @inlinable
+  mutating func materialize() {
+    guard !appended.isEmpty else { return }
+    children = ChildrenTree(increasing: appended)
+    appended = []
   }
 
   /// Drops a key from the undecodable ones; hashes it only when there are some.
@@ -69,6 +96,7 @@ struct ChildrenAccumulator<Value> {
   /// at the end of the delivery.
   @inlinable
   mutating func completeWrite() {
+    materialize()
     completed = Snapshot(children: children, undecodableCount: undecodable.count)
     completedTouched.append(contentsOf: touched)
     touched.removeAll(keepingCapacity: true)

@@ -96,6 +96,22 @@ struct ChildrenTree<Value> {
     preconditionFailure("Index \(index) out of range 0..<\(count)")
   }
 
+  /// The tree of `elements`, whose keys must be strictly increasing, perfectly balanced: O(n),
+  /// one node per element (inserting them one by one would copy a path per element).
+  @inlinable
+  init(increasing elements: [(key: WebcomKey, value: Value)]) {
+    root = Self.build(elements, elements.indices)
+  }
+
+  @inlinable
+  static func build(_ elements: [(key: WebcomKey, value: Value)], _ range: Range<Int>) -> Node? {
+    guard !range.isEmpty else { return nil }
+    let middle = range.lowerBound + range.count / 2
+    return Node(
+      elements[middle].key, elements[middle].value, build(elements, range.lowerBound..<middle),
+      build(elements, middle + 1..<range.upperBound))
+  }
+
   @inlinable
   func setting(_ value: Value, for key: WebcomKey) -> ChildrenTree {
     ChildrenTree(root: Self.insert(key, value, into: root))
