@@ -87,6 +87,7 @@ extension DatasyncNode {
   /// all of them.
   ///
   /// - Throws: As the public method.
+  @usableFromInline
   package func subscribeThrows(
     to eventType: DatasyncEventType, childrenConstraint: DatasyncChildrenConstraint,
     stores: Bool, file: String = #file, line: Int = #line, queue: DispatchQueue,

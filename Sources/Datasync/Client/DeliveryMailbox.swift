@@ -83,14 +83,32 @@ final class DeliveryMailbox: Sendable {
       return waiting.parcels
     }
     var served: [SubscriptionCore] = []
+    served.reserveCapacity(min(parcels.count, Self.linearlySearchedCount))
     var isServed = Set<ObjectIdentifier>()
     for parcel in parcels {
       parcel.subscription.deliver(parcel.records)
-      if isServed.insert(ObjectIdentifier(parcel.subscription)).inserted {
+      if Self.isNew(parcel.subscription, in: served, indexedBy: &isServed) {
         served.append(parcel.subscription)
       }
     }
     for subscription in served { subscription.endDelivery() }
+  }
+
+  /// Up to how many subscriptions a drain finds a served one by a linear search, without
+  /// hashing (a queue usually serves a few subscriptions per write).
+  private static let linearlySearchedCount = 8
+
+  /// Whether `subscription` is not among `served` yet; past ``linearlySearchedCount`` served
+  /// subscriptions, `index` holds their identifiers.
+  private static func isNew(
+    _ subscription: SubscriptionCore, in served: [SubscriptionCore],
+    indexedBy index: inout Set<ObjectIdentifier>
+  ) -> Bool {
+    guard served.count >= linearlySearchedCount else {
+      return !served.contains { $0 === subscription }
+    }
+    if index.isEmpty { index = Set(served.lazy.map(ObjectIdentifier.init)) }
+    return index.insert(ObjectIdentifier(subscription)).inserted
   }
 }
 

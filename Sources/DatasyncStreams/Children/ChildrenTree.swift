@@ -5,14 +5,21 @@ import Datasync
 /// A weight-balanced binary tree whose nodes record their subtree size: lookup, insertion,
 /// removal, rank and access by position each cost O(log n), and a copy costs O(1) because
 /// updates copy only the path they change.
+///
+/// It is `@usableFromInline` with `@inlinable` operations, so that `children(as:)` specialises it
+/// with the caller's type: unspecialised, every node made or dropped looks up the generic
+/// metadata of its class and copies its value through value witnesses.
+@usableFromInline
 struct ChildrenTree<Value> {
+  @usableFromInline
   final class Node {
-    let key: WebcomKey
-    let value: Value
-    let left: Node?
-    let right: Node?
-    let size: Int
+    @usableFromInline let key: WebcomKey
+    @usableFromInline let value: Value
+    @usableFromInline let left: Node?
+    @usableFromInline let right: Node?
+    @usableFromInline let size: Int
 
+    @inlinable
     init(_ key: WebcomKey, _ value: Value, _ left: Node?, _ right: Node?) {
       self.key = key
       self.value = value
@@ -22,16 +29,22 @@ struct ChildrenTree<Value> {
     }
   }
 
-  private(set) var root: Node?
+  @usableFromInline let root: Node?
 
-  init() {}
+  @inlinable
+  init() {
+    root = nil
+  }
 
-  private init(root: Node?) {
+  @inlinable
+  init(root: Node?) {
     self.root = root
   }
 
+  @inlinable
   var count: Int { root?.size ?? 0 }
 
+  @inlinable
   func value(for key: WebcomKey) -> Value? {
     var node = root
     while let current = node {
@@ -47,6 +60,7 @@ struct ChildrenTree<Value> {
   }
 
   /// The position of `key`, or nil when absent.
+  @inlinable
   func index(of key: WebcomKey) -> Int? {
     var node = root
     var before = 0
@@ -64,6 +78,7 @@ struct ChildrenTree<Value> {
   }
 
   /// The element at `index`, which must be in `0..<count`.
+  @inlinable
   func element(at index: Int) -> (key: WebcomKey, value: Value) {
     var node = root
     var remaining = index
@@ -81,19 +96,39 @@ struct ChildrenTree<Value> {
     preconditionFailure("Index \(index) out of range 0..<\(count)")
   }
 
+  /// The tree of `elements`, whose keys must be strictly increasing, perfectly balanced: O(n),
+  /// one node per element (inserting them one by one would copy a path per element).
+  @inlinable
+  init(increasing elements: [(key: WebcomKey, value: Value)]) {
+    root = Self.build(elements, elements.indices)
+  }
+
+  @inlinable
+  static func build(_ elements: [(key: WebcomKey, value: Value)], _ range: Range<Int>) -> Node? {
+    guard !range.isEmpty else { return nil }
+    let middle = range.lowerBound + range.count / 2
+    return Node(
+      elements[middle].key, elements[middle].value, build(elements, range.lowerBound..<middle),
+      build(elements, middle + 1..<range.upperBound))
+  }
+
+  @inlinable
   func setting(_ value: Value, for key: WebcomKey) -> ChildrenTree {
     ChildrenTree(root: Self.insert(key, value, into: root))
   }
 
+  @inlinable
   func removing(_ key: WebcomKey) -> ChildrenTree {
     ChildrenTree(root: Self.remove(key, from: root))
   }
 
   // MARK: Balancing (weight-balanced tree, parameters delta = 3, ratio = 2)
 
-  private static func weight(_ node: Node?) -> Int { (node?.size ?? 0) + 1 }
+  @inlinable
+  static func weight(_ node: Node?) -> Int { (node?.size ?? 0) + 1 }
 
-  private static func insert(_ key: WebcomKey, _ value: Value, into node: Node?) -> Node {
+  @inlinable
+  static func insert(_ key: WebcomKey, _ value: Value, into node: Node?) -> Node {
     guard let node else { return Node(key, value, nil, nil) }
     if key < node.key {
       return balance(node.key, node.value, insert(key, value, into: node.left), node.right)
@@ -104,7 +139,8 @@ struct ChildrenTree<Value> {
     }
   }
 
-  private static func remove(_ key: WebcomKey, from node: Node?) -> Node? {
+  @inlinable
+  static func remove(_ key: WebcomKey, from node: Node?) -> Node? {
     guard let node else { return nil }
     if key < node.key {
       guard let left = node.left else { return node }
@@ -119,7 +155,8 @@ struct ChildrenTree<Value> {
     }
   }
 
-  private static func glue(_ left: Node?, _ right: Node?) -> Node? {
+  @inlinable
+  static func glue(_ left: Node?, _ right: Node?) -> Node? {
     guard let left else { return right }
     guard let right else { return left }
     if left.size > right.size {
@@ -131,19 +168,22 @@ struct ChildrenTree<Value> {
     }
   }
 
-  private static func removeMin(_ node: Node) -> (WebcomKey, Value, Node?) {
+  @inlinable
+  static func removeMin(_ node: Node) -> (WebcomKey, Value, Node?) {
     guard let left = node.left else { return (node.key, node.value, node.right) }
     let (key, value, rest) = removeMin(left)
     return (key, value, balance(node.key, node.value, rest, node.right))
   }
 
-  private static func removeMax(_ node: Node) -> (WebcomKey, Value, Node?) {
+  @inlinable
+  static func removeMax(_ node: Node) -> (WebcomKey, Value, Node?) {
     guard let right = node.right else { return (node.key, node.value, node.left) }
     let (key, value, rest) = removeMax(right)
     return (key, value, balance(node.key, node.value, node.left, rest))
   }
 
-  private static func balance(_ key: WebcomKey, _ value: Value, _ left: Node?, _ right: Node?)
+  @inlinable
+  static func balance(_ key: WebcomKey, _ value: Value, _ left: Node?, _ right: Node?)
     -> Node
   {
     let leftWeight = weight(left)
@@ -175,14 +215,17 @@ struct ChildrenTree<Value> {
 
 extension ChildrenTree: Sequence {
   /// In-order traversal with an explicit stack: O(n) for a whole iteration.
+  @usableFromInline
   struct Iterator: IteratorProtocol {
-    private var stack: [Node] = []
+    @usableFromInline var stack: [Node] = []
 
+    @inlinable
     init(root: Node?) {
       descend(from: root)
     }
 
-    private mutating func descend(from node: Node?) {
+    @inlinable
+    mutating func descend(from node: Node?) {
       var node = node
       while let current = node {
         stack.append(current)
@@ -190,6 +233,7 @@ extension ChildrenTree: Sequence {
       }
     }
 
+    @inlinable
     mutating func next() -> (key: WebcomKey, value: Value)? {
       guard let node = stack.popLast() else { return nil }
       descend(from: node.right)
@@ -197,6 +241,7 @@ extension ChildrenTree: Sequence {
     }
   }
 
+  @inlinable
   func makeIterator() -> Iterator {
     Iterator(root: root)
   }

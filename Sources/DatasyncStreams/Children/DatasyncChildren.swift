@@ -18,7 +18,7 @@ public struct DatasyncChildren<Value>: RandomAccessCollection {
   public typealias Index = Int
   public typealias Indices = Range<Int>
 
-  let tree: ChildrenTree<Value>
+  @usableFromInline let tree: ChildrenTree<Value>
 
   /// What changed since the previous emission.
   public let changes: DatasyncChildrenChanges
@@ -26,46 +26,62 @@ public struct DatasyncChildren<Value>: RandomAccessCollection {
   /// How many children of the node were left out because they could not be decoded.
   public let undecodableCount: Int
 
+  @inlinable
   init(tree: ChildrenTree<Value>, changes: DatasyncChildrenChanges, undecodableCount: Int) {
     self.tree = tree
     self.changes = changes
     self.undecodableCount = undecodableCount
   }
 
+  @inlinable
   public var startIndex: Int { 0 }
+  @inlinable
   public var endIndex: Int { tree.count }
+  @inlinable
   public var count: Int { tree.count }
 
+  @inlinable
   public subscript(position: Int) -> Element {
     precondition(position >= 0 && position < tree.count, "Index \(position) out of range")
     return tree.element(at: position)
   }
 
   /// The value of the child with `key`, or nil when there is none.
+  @inlinable
   public subscript(key: WebcomKey) -> Value? {
     tree.value(for: key)
   }
 
   /// The position of the child with `key`, or nil when there is none.
+  @inlinable
   public func index(forKey key: WebcomKey) -> Int? {
     tree.index(of: key)
   }
 
   /// The keys, in order.
+  @inlinable
   public var keys: [WebcomKey] { tree.map(\.key) }
 
   /// The values, in key order.
+  @inlinable
   public var values: [Value] { tree.map(\.value) }
 
   /// Iterates in key order, O(n) for a whole iteration.
   public struct Iterator: IteratorProtocol {
-    var base: ChildrenTree<Value>.Iterator
+    @usableFromInline var base: ChildrenTree<Value>.Iterator
 
+    @inlinable
+    init(base: ChildrenTree<Value>.Iterator) {
+      self.base = base
+    }
+
+    @inlinable
     public mutating func next() -> Element? {
       base.next()
     }
   }
 
+  @inlinable
   public func makeIterator() -> Iterator {
     Iterator(base: tree.makeIterator())
   }

@@ -25,6 +25,7 @@ public struct DatasyncChildrenChanges: Sendable, Equatable, CustomStringConverti
   /// Whether this is the first emission: the initial load, complete.
   public let isInitialLoad: Bool
 
+  @usableFromInline
   init(
     inserted: [Int], removed: [Int], updated: [Int], moved: [Move] = [], isInitialLoad: Bool
   ) {

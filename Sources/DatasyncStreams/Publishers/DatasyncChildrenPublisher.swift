@@ -6,15 +6,39 @@ import Streams
 /// then value changes, whose first event marks the initial load as complete and each later one
 /// the end of a write — folded by a ``ChildrenAccumulator``, which emits once per delivery: when
 /// the stream's queue is behind, the writes waiting for it coalesce into one emission.
+///
+/// The publisher is reached through `AnyPublisher`, unspecialised, so it keeps a `start` closure
+/// made by its `@inlinable` initialiser where the element type is known (in `children(as:)`):
+/// the stream behind it, its subscription and the folding of each change are specialised with
+/// that type, and reach the subscriber through an `AnySubscriber` (no code generic over the
+/// subscriber's type runs per change).
+@usableFromInline
 struct DatasyncChildrenPublisher<Value>: Publisher {
-  typealias Output = DatasyncChildren<Value>
-  typealias Failure = WebcomError
+  @usableFromInline typealias Output = DatasyncChildren<Value>
+  @usableFromInline typealias Failure = WebcomError
 
-  let node: DatasyncNode
-  let childrenConstraint: DatasyncChildrenConstraint
-  let decode: (DatasyncValue) -> Value?
+  @usableFromInline let start: (AnySubscriber<DatasyncChildren<Value>, WebcomError>) -> Void
 
+  @inlinable
+  init(
+    node: DatasyncNode, childrenConstraint: DatasyncChildrenConstraint,
+    decode: @escaping (DatasyncValue) -> Value?
+  ) {
+    start = { subscriber in
+      Self.start(subscriber, node: node, childrenConstraint: childrenConstraint, decode: decode)
+    }
+  }
+
+  @usableFromInline
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == WebcomError {
+    start(AnySubscriber(subscriber))
+  }
+
+  @inlinable
+  static func start(
+    _ subscriber: AnySubscriber<DatasyncChildren<Value>, WebcomError>, node: DatasyncNode,
+    childrenConstraint: DatasyncChildrenConstraint, decode: @escaping (DatasyncValue) -> Value?
+  ) {
     let stream = DatasyncStreamSubscription(
       subscriber, label: "DatasyncStreams.children \(node.path)")
     subscriber.receive(subscription: stream)
@@ -29,7 +53,7 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       children = try node.subscribeThrows(
         to: .child(addition: true, change: true, removal: true),
         childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
-        onEvent: { event in state.apply(event) },
+        onEvent: { event in state.apply(event) }, onDeliveryEnd: nil,
         onCompletion: { [weak stream] completion in
           stream?.finish(streamCompletion(of: completion))
         })
@@ -68,23 +92,28 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
 /// Holds a ``ChildrenAccumulator`` for the callbacks of one stream.
 ///
 /// The callbacks run on one serial queue; the lock makes the confinement explicit and cheap.
-private final class AccumulatorState<Value>: @unchecked Sendable {
-  private let lock = NSLock()
+@usableFromInline
+final class AccumulatorState<Value>: @unchecked Sendable {
+  @usableFromInline let lock = NSLock()
   // Protected by `lock`.
-  private var accumulator: ChildrenAccumulator<Value>
+  @usableFromInline var accumulator: ChildrenAccumulator<Value>
 
+  @inlinable
   init(_ accumulator: ChildrenAccumulator<Value>) {
     self.accumulator = accumulator
   }
 
+  @inlinable
   func apply(_ event: DatasyncEvent) {
     lock.withLock { accumulator.apply(event) }
   }
 
+  @inlinable
   func completeWrite() {
     lock.withLock { accumulator.completeWrite() }
   }
 
+  @inlinable
   func completeDelivery() -> DatasyncChildren<Value>? {
     lock.withLock { accumulator.completeDelivery() }
   }

@@ -70,6 +70,7 @@ struct DatasyncEventPublisher<Output>: Publisher {
 
 /// The end of a stream for the end of its Datasync subscription: a revocation fails the stream,
 /// a cancellation by the database finishes it.
+@usableFromInline
 func streamCompletion(of completion: DatasyncSubscriptionCompletion)
   -> Subscribers.Completion<WebcomError>
 {

@@ -11,26 +11,34 @@ import Streams
 /// in order and without limit, until it asks for more: a stream of database events never drops
 /// one. The completion comes after the kept outputs. `cancel()` runs the termination handler
 /// (which cancels the Datasync subscriptions) at once; nothing is delivered after it.
+///
+/// It is `@inlinable`, so that a stream made where its types are known (`children(as:)`) is
+/// specialised with them.
+@usableFromInline
 final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
   DeliveringSubscription, @unchecked Sendable
 {
   // `@unchecked Sendable`: `lock` guards `delivery` and `terminationHandler`; `queue` is
   // immutable.
-  let queue: DispatchQueue
-  let lock = StreamsLock()
-  var delivery: DeliveryState<Downstream>
-  private var terminationHandler: (() -> Void)?
+  @usableFromInline let queue: DispatchQueue
+  @usableFromInline let lock = StreamsLock()
+  @usableFromInline var delivery: DeliveryState<Downstream>
+  @usableFromInline var terminationHandler: (() -> Void)?
 
+  @inlinable
   init(_ downstream: Downstream, label: String) {
     delivery = DeliveryState(downstream: downstream)
     queue = DispatchQueue(label: label)
   }
 
+  @inlinable
   func lockDelivery() { lock.lock() }
 
+  @inlinable
   func unlockDelivery() { lock.unlock() }
 
   /// Runs `handler` when the stream is cancelled or completes; at once if that already happened.
+  @inlinable
   func onTermination(_ handler: @escaping () -> Void) {
     lock.lock()
     guard !delivery.isClosed else {
@@ -42,15 +50,16 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
     lock.unlock()
   }
 
-  /// Keeps `output` for delivery. Called on `queue`.
+  /// Delivers `output` at once when the subscriber is free and has demand, otherwise keeps it
+  /// for delivery. Called on `queue`.
+  @inlinable
   func send(_ output: Downstream.Input) {
     lock.lock()
-    delivery.push(output)
-    lock.unlock()
-    drain()
+    sendAndUnlock(output)
   }
 
   /// Ends the stream after the kept outputs. Called on `queue`.
+  @inlinable
   func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     delivery.finishAfterWaitingValues(completion)
@@ -59,6 +68,7 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
   }
 
   /// Ends the stream from another queue than `queue`.
+  @inlinable
   func finishLater(_ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
     delivery.finishAfterWaitingValues(completion)
@@ -66,6 +76,7 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
     drainLater()
   }
 
+  @inlinable
   func request(_ more: Subscribers.Demand) {
     lock.lock()
     guard !delivery.isClosed, more > 0 else {
@@ -77,6 +88,7 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
     drainLater()
   }
 
+  @inlinable
   func cancel() {
     lock.lock()
     let handler = terminationHandler
@@ -88,6 +100,7 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
   }
 
   /// Runs the termination handler once the subscriber received its completion.
+  @inlinable
   func didDeliverCompletion() {
     let handler = lock.withLock {
       defer { terminationHandler = nil }
@@ -98,7 +111,8 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
 
   /// Delivers on `queue` what demand allows. The closure holds the subscription as an
   /// existential, so that it captures none of its generic types.
-  private func drainLater() {
+  @inlinable
+  func drainLater() {
     let target: any DeliveringSubscription & Sendable = self
     queue.async { target.drain() }
   }

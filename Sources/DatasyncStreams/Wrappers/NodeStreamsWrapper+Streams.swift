@@ -82,6 +82,7 @@ extension DatasyncNode.StreamsWrapper {
   ///   })
   ///   .store(in: &cancellables)
   /// ```
+  @inlinable
   public func children<T: Decodable>(
     as type: T.Type = T.self, childrenConstraint: DatasyncChildrenConstraint = .all
   ) -> AnyPublisher<DatasyncChildren<T>, WebcomError> {

@@ -56,6 +56,28 @@ import Testing
     #expect(height(tree.root) <= 2 * Int(log2(Double(tree.count)).rounded(.up)) + 2)
   }
 
+  @Test(arguments: [0, 1, 2, 3, 7, 8, 1_000])
+  func buildsABalancedTreeFromIncreasingKeys(count: Int) {
+    let keys = (0..<count).map { WebcomKey(String($0)) }.sorted()
+    var tree = ChildrenTree(increasing: keys.enumerated().map { ($0.element, $0.offset) })
+    var model = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
+    check(tree, against: model)
+    #expect(height(tree.root) <= Int(log2(Double(count + 1)).rounded(.up)))
+    // Later changes keep it a weight-balanced tree.
+    var random = SplitMix(state: UInt64(count))
+    for step in 0..<500 {
+      let key = WebcomKey(String(Int.random(in: 0..<(count + 50), using: &random)))
+      if Bool.random(using: &random) {
+        tree = tree.setting(-step, for: key)
+        model[key] = -step
+      } else {
+        tree = tree.removing(key)
+        model[key] = nil
+      }
+    }
+    check(tree, against: model)
+  }
+
   private func height(_ node: ChildrenTree<Int>.Node?) -> Int {
     guard let node else { return 0 }
     return 1 + max(height(node.left), height(node.right))

@@ -91,6 +91,25 @@ import Testing
     #expect(fixed.changes.inserted == [2])
   }
 
+  @Test func anUndecodableChildAmongTheInitialLoadIsCountedThenInsertedOnceFixed() async throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try #require(manager.node(for: "mixed-middle"))
+    try await node.set(["a": "x", "c": "z", "d": "w"])
+    try await (node / "b")!.set(7)
+    var feed = node.streams.children(as: String.self).values.makeAsyncIterator()
+    let initial = try #require(try await feed.next())
+    #expect(initial.keys == ["a", "c", "d"])
+    #expect(initial.values == ["x", "z", "w"])
+    #expect(initial.undecodableCount == 1)
+
+    try await (node / "b")!.set("y")
+    let fixed = try #require(try await feed.next())
+    #expect(fixed.keys == ["a", "b", "c", "d"])
+    #expect(fixed.undecodableCount == 0)
+    #expect(fixed.changes.inserted == [1])
+    #expect(fixed.index(forKey: "c") == 2)
+  }
+
   @Test func emptyNodeEmitsAnEmptyInitialLoad() async throws {
     let manager = makeApplication().datasyncService.createManager()
     let node = try #require(manager.node(for: "nothing/here"))

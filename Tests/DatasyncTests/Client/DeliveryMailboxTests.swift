@@ -74,4 +74,44 @@ import Testing
     #expect(order.current.contains("change"))
     withExtendedLifetime(subscription) {}
   }
+
+  @Test func everySubscriptionOfAQueueIsToldOnceThatItsDeliveryEnded() throws {
+    let queue = DispatchQueue(label: "test.mailbox.delivery-end")
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try manager.nodeThrows(for: "ends")
+    try waitForResult { node.set(0, queue: $0, then: $1) }
+    // More subscriptions than a drain searches linearly for the ones it served.
+    let count = 20
+    let log = Shared<[String]>([])
+    let subscriptions = try (0..<count).map { index in
+      try node.subscribeThrows(
+        to: .valueChange, childrenConstraint: .all, stores: false, queue: queue,
+        onEvent: { _ in log.update { $0.append("event \(index)") } },
+        onDeliveryEnd: { log.update { $0.append("end \(index)") } }, onCompletion: nil)
+    }
+    let deadline = Date().addingTimeInterval(10)
+    while log.current.filter({ $0.hasPrefix("end") }).count < count && Date() < deadline {
+      queue.sync {}
+    }
+    queue.sync { log.update { $0.removeAll() } }
+
+    let release = DispatchSemaphore(value: 0)
+    queue.async { release.wait() }
+    let writes = 3
+    for value in 1...writes { node.set(value, queue: queue) }
+    release.signal()
+    queue.sync {}
+
+    // One drain: every write's events, then each subscription told once, in the order in which
+    // it got its first event.
+    let entries = log.current
+    let events = entries.prefix { $0.hasPrefix("event") }
+    let ends = entries.dropFirst(events.count)
+    #expect(events.count == writes * count)
+    #expect(Set(events) == Set((0..<count).map { "event \($0)" }))
+    #expect(ends.count == count)
+    #expect(
+      Array(ends) == events.prefix(count).map { $0.replacingOccurrences(of: "event", with: "end") })
+    withExtendedLifetime(subscriptions) {}
+  }
 }
