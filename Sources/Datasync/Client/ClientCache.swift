@@ -9,11 +9,20 @@ struct ClientCache {
     /// What the change modified, when applying it already told (see
     /// ``ChangeEffect/effects(of:from:to:)``); nil when it is to be found by comparing the trees.
     let knownEffects: [ChangeEffect]?
+    /// Whether the change is a local write, pending from now on: every path whose data it
+    /// touched is at, above or below that write's path, so a pending write overlaps it and the
+    /// events about that data are unacknowledged without asking ``PendingWrites/overlaps(_:)``
+    /// (a window's events about children entering or leaving it still ask).
+    let isLocalWrite: Bool
 
-    init(old: JSONValue, footprints: [ChangeFootprint], knownEffects: [ChangeEffect]? = nil) {
+    init(
+      old: JSONValue, footprints: [ChangeFootprint], knownEffects: [ChangeEffect]? = nil,
+      isLocalWrite: Bool = false
+    ) {
       self.old = old
       self.footprints = footprints
       self.knownEffects = knownEffects
+      self.isLocalWrite = isLocalWrite
     }
   }
 
@@ -41,10 +50,11 @@ struct ClientCache {
       let written = value.isNull ? JSONValue.null : value
       return Change(
         old: old, footprints: operation.footprints,
-        knownEffects: replaced == written ? [] : [ChangeEffect(path: path, children: nil)])
+        knownEffects: replaced == written ? [] : [ChangeEffect(path: path, children: nil)],
+        isLocalWrite: true)
     case .merge, .increment:
       visible = operation.applyingOptimistically(to: visible)
-      return Change(old: old, footprints: operation.footprints)
+      return Change(old: old, footprints: operation.footprints, isLocalWrite: true)
     }
   }
 

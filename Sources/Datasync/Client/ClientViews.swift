@@ -143,6 +143,7 @@ struct ClientViews {
       if case .none = relevance { continue }
       touched.append((view, relevance))
     }
+    guard touched.count > 1 else { return touched }
     return touched.sorted { Self.precedes($0.0, $1.0) }
   }
 
@@ -176,7 +177,12 @@ struct ClientViews {
       ).map { (view, $0) }
     }
     for (view, diff) in diffs where !diff.children.isEmpty {
-      let records = diff.children.map { Self.record(for: $0, in: view, cache: cache) }
+      // A window's events may name children the change did not touch (those that enter or
+      // leave it): only a view of all the children has events on touched data alone.
+      let isLocalWrite = change.isLocalWrite && view.constraint == .all
+      let records = diff.children.map {
+        Self.record(for: $0, in: view, cache: cache, isLocalWrite: isLocalWrite)
+      }
       for subscriber in view.subscribers where !subscriber.eventType.isValueType {
         let wanted = records.filter { subscriber.wants($0.eventType) }
         if !wanted.isEmpty { effects.append(.deliver(wanted, to: subscriber.identifier)) }
@@ -185,7 +191,7 @@ struct ClientViews {
     for (view, diff) in diffs where diff.valueChanged {
       let record = EventRecord(
         eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
-        acked: !cache.pending.overlaps(view.path))
+        acked: Self.isAcknowledged(view.path, cache: cache, isLocalWrite: change.isLocalWrite))
       for subscriber in view.subscribers where subscriber.wants(.valueChange) {
         effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
       }
@@ -238,9 +244,19 @@ struct ClientViews {
     }
   }
 
-  private static func record(for change: ChildChange, in view: View, cache: ClientCache)
-    -> EventRecord
+  /// Whether the data at `path` is acknowledged (no pending write overlaps it), for an event of
+  /// a change that touched `path`: never when the change is a local write (see
+  /// ``ClientCache/Change/isLocalWrite``).
+  private static func isAcknowledged(_ path: DatasyncPath, cache: ClientCache, isLocalWrite: Bool)
+    -> Bool
   {
+    assert(!isLocalWrite || cache.pending.overlaps(path), "a local write does not overlap \(path)")
+    return !isLocalWrite && !cache.pending.overlaps(path)
+  }
+
+  private static func record(
+    for change: ChildChange, in view: View, cache: ClientCache, isLocalWrite: Bool = false
+  ) -> EventRecord {
     let eventType: DatasyncEventType
     switch change.kind {
     case .removal: eventType = .childRemoval
@@ -250,6 +266,6 @@ struct ClientViews {
     let path = view.path.child(change.key)
     return EventRecord(
       eventType: eventType, path: path, value: change.value, previousKey: change.previousKey,
-      acked: !cache.pending.overlaps(path))
+      acked: isAcknowledged(path, cache: cache, isLocalWrite: isLocalWrite))
   }
 }

@@ -59,10 +59,17 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
-  /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards.
+  /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards. When
+  /// none waits (a drain took them), the array posted becomes the waiting one, without a copy.
   func post(_ parcels: [Parcel]) {
     guard !parcels.isEmpty else { return }
-    waiting.withLock { $0.parcels.append(contentsOf: parcels) }
+    waiting.withLock { waiting in
+      if waiting.parcels.isEmpty {
+        waiting.parcels = parcels
+      } else {
+        waiting.parcels.append(contentsOf: parcels)
+      }
+    }
   }
 
   /// Enqueues a drain when parcels wait, unless one that has not started is enqueued already.

@@ -1,6 +1,10 @@
 /// The client's writes that the back end has not acknowledged yet, in the order they were made,
 /// with indexes answering "does a pending write overlap this path?" and "does a pending write
 /// determine the whole value at this path?" in O(depth).
+///
+/// The indexes are kept from the second pending write on: a write alone (the usual case, a write
+/// acknowledged before the next one is made) answers from its own path, so it costs no hashing
+/// and no table update.
 struct PendingWrites {
   struct Write {
     let identifier: RequestIdentifier
@@ -92,6 +96,9 @@ struct PendingWrites {
   private var counts: [PathPrefix: Counts] = [:]
   /// The number of paths whose `replacing` count is not zero.
   private var replacedPathCount = 0
+  /// Whether `counts` and `replacedPathCount` count the pending writes: from the second pending
+  /// write on, until none is left.
+  private var isCounted = false
 
   var isEmpty: Bool { start == writes.count }
   var first: Write? { isEmpty ? nil : writes[start] }
@@ -100,7 +107,12 @@ struct PendingWrites {
 
   mutating func append(_ write: Write) {
     writes.append(write)
-    count(write.operation, by: 1)
+    if isCounted {
+      count(write.operation, by: 1)
+    } else if writes.count - start > 1 {
+      isCounted = true
+      for pending in writes[start...] { count(pending.operation, by: 1) }
+    }
   }
 
   /// Removes the write with this identifier (usually the first one).
@@ -119,6 +131,7 @@ struct PendingWrites {
         counts.removeAll(keepingCapacity: counts.capacity <= Self.keptCapacity)
         start = 0
         replacedPathCount = 0
+        isCounted = false
         return write
       } else if start > 64 && start * 2 > writes.count {
         writes.removeFirst(start)
@@ -127,7 +140,7 @@ struct PendingWrites {
     } else {
       writes.remove(at: index)
     }
-    count(write.operation, by: -1)
+    if isCounted { count(write.operation, by: -1) }
     return write
   }
 
@@ -139,6 +152,8 @@ struct PendingWrites {
   /// Whether a pending write may change the value at `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
     guard !isEmpty else { return false }
+    // A write alone overlaps the paths at, above and below its own (a merge's is its node).
+    guard isCounted else { return writes[start].operation.path.overlaps(path) }
     return Self.withPrefixHashers(of: path) { hashers in
       let whole = PathPrefix(path, depth: path.depth, hasher: hashers[path.depth])
       if counts[whole]?.atOrBelow ?? 0 > 0 { return true }
@@ -157,6 +172,18 @@ struct PendingWrites {
   /// child it names, not the node itself; an increment replaces nothing, as its result depends on
   /// the back end's value.
   func replacesWholeValue(at path: DatasyncPath) -> Bool {
+    guard isCounted else {
+      guard let operation = first?.operation else { return false }
+      switch operation {
+      case .set(let written, _), .compareAndSet(let written, _, _):
+        return written.isAncestorOrSelf(of: path)
+      case .merge(let node, let entries):
+        return node.isAncestorOrSelf(of: path)
+          && entries.contains { $0.path(under: node).isAncestorOrSelf(of: path) }
+      case .increment:
+        return false
+      }
+    }
     guard replacedPathCount > 0 else { return false }
     return Self.withPrefixHashers(of: path) { hashers in
       for depth in (0...path.depth).reversed()

@@ -110,7 +110,7 @@ public struct WebcomKey: Sendable {
 
   /// Three-way comparison in key order: negative, zero or positive.
   @inlinable @inline(__always)
-  static func order(_ lhs: WebcomKey, _ rhs: WebcomKey) -> Int {
+  package static func order(_ lhs: WebcomKey, _ rhs: WebcomKey) -> Int {
     order(
       lhs.value, shape: lhs.shape, orderPrefix: lhs.orderPrefix,
       rhs.value, shape: rhs.shape, orderPrefix: rhs.orderPrefix)

@@ -48,13 +48,9 @@ struct ChildrenTree<Value> {
   func value(for key: WebcomKey) -> Value? {
     var node = root
     while let current = node {
-      if key < current.key {
-        node = current.left
-      } else if current.key < key {
-        node = current.right
-      } else {
-        return current.value
-      }
+      let order = WebcomKey.order(key, current.key)
+      if order == 0 { return current.value }
+      node = order < 0 ? current.left : current.right
     }
     return nil
   }
@@ -65,9 +61,10 @@ struct ChildrenTree<Value> {
     var node = root
     var before = 0
     while let current = node {
-      if key < current.key {
+      let order = WebcomKey.order(key, current.key)
+      if order < 0 {
         node = current.left
-      } else if current.key < key {
+      } else if order > 0 {
         before += (current.left?.size ?? 0) + 1
         node = current.right
       } else {
@@ -130,9 +127,10 @@ struct ChildrenTree<Value> {
   @inlinable
   static func insert(_ key: WebcomKey, _ value: Value, into node: Node?) -> Node {
     guard let node else { return Node(key, value, nil, nil) }
-    if key < node.key {
+    let order = WebcomKey.order(key, node.key)
+    if order < 0 {
       return balance(node.key, node.value, insert(key, value, into: node.left), node.right)
-    } else if node.key < key {
+    } else if order > 0 {
       return balance(node.key, node.value, node.left, insert(key, value, into: node.right))
     } else {
       return Node(key, value, node.left, node.right)
@@ -142,11 +140,12 @@ struct ChildrenTree<Value> {
   @inlinable
   static func remove(_ key: WebcomKey, from node: Node?) -> Node? {
     guard let node else { return nil }
-    if key < node.key {
+    let order = WebcomKey.order(key, node.key)
+    if order < 0 {
       guard let left = node.left else { return node }
       let newLeft = remove(key, from: left)
       return newLeft === left ? node : balance(node.key, node.value, newLeft, node.right)
-    } else if node.key < key {
+    } else if order > 0 {
       guard let right = node.right else { return node }
       let newRight = remove(key, from: right)
       return newRight === right ? node : balance(node.key, node.value, node.left, newRight)
