@@ -24,20 +24,6 @@ import Foundation
 /// whether a drain is running or scheduled); every other piece of state is only touched on
 /// `queue`, by the running drain.
 final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
-  /// The delay added to each request and each message: uniform in `minimum...maximum`, drawn
-  /// from a generator seeded with `seed`.
-  struct Latency: Sendable {
-    var minimum: TimeInterval
-    var maximum: TimeInterval
-    var seed: UInt64
-
-    init(minimum: TimeInterval = 0, maximum: TimeInterval, seed: UInt64 = 0) {
-      self.minimum = min(minimum, maximum)
-      self.maximum = maximum
-      self.seed = seed
-    }
-  }
-
   /// What travels towards the back end: a request, or work of the connection itself (a change
   /// of connection, a test hook), run on `queue` in order with the requests.
   private enum Upstream {
