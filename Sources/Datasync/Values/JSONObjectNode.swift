@@ -71,6 +71,22 @@ final class JSONObjectNode: Sendable {
     return found
   }
 
+  /// Calls `body` with each node of the subtree in key order, without allocating.
+  func forEachInOrder(_ body: (JSONObjectNode) throws -> Void) rethrows {
+    if let left { try left.forEachInOrder(body) }
+    try body(self)
+    if let right { try right.forEachInOrder(body) }
+  }
+
+  /// The array index the node's key names (``WebcomKey/canonicalIndex``), without rebuilding
+  /// the key.
+  var canonicalIndex: Int? {
+    guard keyCompactShape & JSONObjectNode.compactIntegerFlag != 0 else { return nil }
+    return WebcomKey.canonicalIndex(
+      integer: Int64(bitPattern: keyOrderPrefix ^ (1 << 63)),
+      utf8Count: Int(keyCompactShape & JSONObjectNode.compactLengthLimit))
+  }
+
   private static let compactIntegerFlag: UInt16 = 1 << 15
   private static let compactLengthLimit: UInt16 = compactIntegerFlag - 1
 

@@ -122,22 +122,28 @@ final class ValueDecoder {
   /// An array of scalars, decoded as `Array.init(from:)` decodes it (an unkeyed container,
   /// then each element until the end, failing at the first element that is not a `Element`),
   /// with the element type known here, which spares the generic code and the container
-  /// existential of the standard library's path.
+  /// existential of the standard library's path; elements are read from the tree in key order.
   private func array<Element>(
     _ value: JSONValue, at valuePath: ValueDecodingPath, of convert: (JSONValue) -> Element?
   ) throws -> [Element] {
-    guard let elements = value.arrayElements else {
+    guard let count = value.arrayCount, case .object(let object) = value, let root = object.root
+    else {
       throw unkeyedContainerFailure(for: value, at: valuePath)
     }
     var array: [Element] = []
-    array.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() {
+    array.reserveCapacity(count)
+    func append(_ element: JSONValue) throws {
       guard let result = convert(element) else {
         throw failure(
           decoding: Element.self, from: element,
-          at: valuePath.keys(appending: ValueDecodingKey.index(index)))
+          at: valuePath.keys(appending: ValueDecodingKey.index(array.count)))
       }
       array.append(result)
+    }
+    try root.forEachInOrder { node in
+      let index = node.canonicalIndex!
+      while array.count < index { try append(.null) }
+      try append(node.value)
     }
     return array
   }
@@ -249,7 +255,7 @@ extension ValueDecoder: Decoder {
   func keyedContainer<Key: CodingKey>(
     keyedBy type: Key.Type, for value: JSONValue, at path: ValueDecodingPath
   ) throws -> KeyedDecodingContainer<Key> {
-    if case .object(let object) = value, value.arrayElements == nil {
+    if case .object(let object) = value, value.arrayCount == nil {
       return KeyedDecodingContainer(
         ValueDecoderKeyedContainer<Key>(decoder: self, object: object, path: path))
     }
@@ -348,7 +354,7 @@ extension ValueDecoder {
     case .bool: "bool"
     case .int, .double: "number"
     case .string: "a string"
-    case .object: value.arrayElements == nil ? "a dictionary" : "an array"
+    case .object: value.arrayCount == nil ? "a dictionary" : "an array"
     }
   }
 }
@@ -369,7 +375,7 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
   fileprivate static func decoded(
     from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath
   ) throws -> Self {
-    guard case .object(let object) = value, value.arrayElements == nil else {
+    guard case .object(let object) = value, value.arrayCount == nil else {
       if case .null = value {
         throw DecodingError.valueNotFound(
           [String: Any].self,
