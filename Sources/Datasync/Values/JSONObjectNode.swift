@@ -78,6 +78,25 @@ final class JSONObjectNode: Sendable {
     if let right { try right.forEachInOrder(body) }
   }
 
+  /// The number of elements of the array the subtree stores (``JSONValue/arrayCount``), `nil`
+  /// when it stores none; the descent to the last key retains no node.
+  var arrayCount: Int? {
+    var last = Unmanaged.passUnretained(self)
+    while let right = last._withUnsafeGuaranteedRef({ $0.right.map(Unmanaged.passUnretained) }) {
+      last = right
+    }
+    guard let lastIndex = last._withUnsafeGuaranteedRef({ $0.canonicalIndex }),
+      2 * count > lastIndex + 1, hasOnlyCanonicalIndices
+    else { return nil }
+    return lastIndex + 1
+  }
+
+  /// Whether every key of the subtree names an array index.
+  private var hasOnlyCanonicalIndices: Bool {
+    canonicalIndex != nil && left?.hasOnlyCanonicalIndices != false
+      && right?.hasOnlyCanonicalIndices != false
+  }
+
   /// The array index the node's key names (``WebcomKey/canonicalIndex``), without rebuilding
   /// the key.
   var canonicalIndex: Int? {

@@ -186,16 +186,8 @@ extension JSONValue {
   /// The number of elements of ``arrayElements`` (gaps included), found without allocating;
   /// `nil` when the value does not store an array.
   var arrayCount: Int? {
-    guard case .object(let object) = self, var last = object.root else { return nil }
-    while let right = last.right { last = right }
-    guard let lastIndex = last.canonicalIndex, 2 * object.count > lastIndex + 1 else {
-      return nil
-    }
-    var allCanonical = true
-    object.root?.forEachInOrder { node in
-      if node.canonicalIndex == nil { allCanonical = false }
-    }
-    return allCanonical ? lastIndex + 1 : nil
+    guard case .object(let object) = self else { return nil }
+    return object.root?.arrayCount
   }
 }
 
