@@ -119,35 +119,6 @@ final class ValueDecoder {
     return try withValue(value, at: valuePath) { try T(from: self) }
   }
 
-  /// An array of scalars, decoded as `Array.init(from:)` decodes it (an unkeyed container,
-  /// then each element until the end, failing at the first element that is not a `Element`),
-  /// with the element type known here, which spares the generic code and the container
-  /// existential of the standard library's path; elements are read from the tree in key order.
-  private func array<Element>(
-    _ value: JSONValue, at valuePath: ValueDecodingPath, of convert: (JSONValue) -> Element?
-  ) throws -> [Element] {
-    guard let count = value.arrayCount, case .object(let object) = value, let root = object.root
-    else {
-      throw unkeyedContainerFailure(for: value, at: valuePath)
-    }
-    var array: [Element] = []
-    array.reserveCapacity(count)
-    func append(_ element: JSONValue) throws {
-      guard let result = convert(element) else {
-        throw failure(
-          decoding: Element.self, from: element,
-          at: valuePath.keys(appending: ValueDecodingKey.index(array.count)))
-      }
-      array.append(result)
-    }
-    try root.forEachInOrder { node in
-      let index = node.canonicalIndex!
-      while array.count < index { try append(.null) }
-      try append(node.value)
-    }
-    return array
-  }
-
   private func date(_ value: JSONValue, at valuePath: ValueDecodingPath) throws -> Date {
     try checkNotNull(value, Date.self, at: valuePath)
     switch dateStrategy {
@@ -280,7 +251,7 @@ extension ValueDecoder: Decoder {
   }
 
   /// The error for an unkeyed container over `value`, which does not store an array.
-  private func unkeyedContainerFailure(for value: JSONValue, at path: ValueDecodingPath)
+  func unkeyedContainerFailure(for value: JSONValue, at path: ValueDecodingPath)
     -> DecodingError
   {
     if case .null = value {
