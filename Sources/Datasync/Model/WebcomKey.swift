@@ -32,7 +32,8 @@ public struct WebcomKey: Sendable {
   public init(_ value: String) {
     let classified = value.utf8.withContiguousStorageIfAvailable(WebcomKey.classify)
     self.value = value
-    (orderPrefix, shape) = classified ?? WebcomKey.classify(ContiguousArray(value.utf8))
+    (orderPrefix, shape) =
+      classified ?? ContiguousArray(value.utf8).withUnsafeBufferPointer(WebcomKey.classify)
   }
 
   /// Creates a key from a string and its UTF-8 bytes, without validation.
@@ -50,18 +51,27 @@ public struct WebcomKey: Sendable {
   }
 
   /// Computes the order prefix and the shape of a key from its UTF-8 bytes.
-  private static func classify(_ utf8: some RandomAccessCollection<UInt8>) -> (UInt64, UInt32) {
-    let length = UInt32(min(utf8.count, Int(integerFlag - 1)))
-    if let integer = integerValue(of: utf8) {
+  ///
+  /// Only a key that starts with `-` or a digit is read as an integer; the prefix of a key of
+  /// eight bytes or more is one big-endian load.
+  private static func classify(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt32) {
+    let count = utf8.count
+    guard count > 0, let base = utf8.baseAddress else { return (0, 0) }
+    let length = UInt32(min(count, Int(integerFlag - 1)))
+    let first = base.pointee
+    if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
+      let integer = integerValue(of: utf8)
+    {
       return (UInt64(bitPattern: integer) ^ (1 << 63), length | integerFlag)
     }
-    var prefix: UInt64 = 0
-    var taken = 0
-    for byte in utf8.prefix(8) {
-      prefix = prefix << 8 | UInt64(byte)
-      taken += 1
+    if count >= 8 {
+      return (UInt64(bigEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)), length)
     }
-    return (taken == 0 ? 0 : prefix << (8 * UInt64(8 - taken)), length)
+    var prefix: UInt64 = 0
+    for index in 0..<count {
+      prefix = prefix << 8 | UInt64(base[index])
+    }
+    return (prefix << (8 * UInt64(8 - count)), length)
   }
 
   /// The date encoded in a push identifier (the key given by `DatasyncNode.createChild()`), or
@@ -84,7 +94,7 @@ public struct WebcomKey: Sendable {
   var utf8Count: Int { Int(shape & ~WebcomKey.integerFlag) }
 
   /// The value of `utf8` read as a decimal integer fitting in `Int64`, or `nil`.
-  private static func integerValue(of utf8: some RandomAccessCollection<UInt8>) -> Int64? {
+  private static func integerValue(of utf8: UnsafeBufferPointer<UInt8>) -> Int64? {
     var index = utf8.startIndex
     guard index != utf8.endIndex else { return nil }
     let negative = utf8[index] == UInt8(ascii: "-")

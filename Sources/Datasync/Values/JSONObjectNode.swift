@@ -71,6 +71,41 @@ final class JSONObjectNode: Sendable {
     return found
   }
 
+  /// Calls `body` with each node of the subtree in key order, without allocating.
+  func forEachInOrder(_ body: (JSONObjectNode) throws -> Void) rethrows {
+    if let left { try left.forEachInOrder(body) }
+    try body(self)
+    if let right { try right.forEachInOrder(body) }
+  }
+
+  /// The number of elements of the array the subtree stores (``JSONValue/arrayCount``), `nil`
+  /// when it stores none; the descent to the last key retains no node.
+  var arrayCount: Int? {
+    var last = Unmanaged.passUnretained(self)
+    while let right = last._withUnsafeGuaranteedRef({ $0.right.map(Unmanaged.passUnretained) }) {
+      last = right
+    }
+    guard let lastIndex = last._withUnsafeGuaranteedRef({ $0.canonicalIndex }),
+      2 * count > lastIndex + 1, hasOnlyCanonicalIndices
+    else { return nil }
+    return lastIndex + 1
+  }
+
+  /// Whether every key of the subtree names an array index.
+  private var hasOnlyCanonicalIndices: Bool {
+    canonicalIndex != nil && left?.hasOnlyCanonicalIndices != false
+      && right?.hasOnlyCanonicalIndices != false
+  }
+
+  /// The array index the node's key names (``WebcomKey/canonicalIndex``), without rebuilding
+  /// the key.
+  var canonicalIndex: Int? {
+    guard keyCompactShape & JSONObjectNode.compactIntegerFlag != 0 else { return nil }
+    return WebcomKey.canonicalIndex(
+      integer: Int64(bitPattern: keyOrderPrefix ^ (1 << 63)),
+      utf8Count: Int(keyCompactShape & JSONObjectNode.compactLengthLimit))
+  }
+
   private static let compactIntegerFlag: UInt16 = 1 << 15
   private static let compactLengthLimit: UInt16 = compactIntegerFlag - 1
 

@@ -175,15 +175,19 @@ extension JSONValue {
   /// `{"1": "a"}` and `{"0": "a", "3": "d"}` are objects while `{"0": "a", "2": "c"}` is the
   /// array `["a", null, "c"]`.
   var arrayElements: [JSONValue]? {
-    guard case .object(let object) = self, let last = object.last,
-      let lastIndex = last.key.canonicalIndex, 2 * object.count > lastIndex + 1
-    else { return nil }
-    var elements = [JSONValue](repeating: .null, count: lastIndex + 1)
-    for (key, value) in object {
-      guard let index = key.canonicalIndex else { return nil }
-      elements[index] = value
+    guard let count = arrayCount, case .object(let object) = self, let root = object.root else {
+      return nil
     }
+    var elements = [JSONValue](repeating: .null, count: count)
+    root.forEachInOrder { node in elements[node.canonicalIndex!] = node.value }
     return elements
+  }
+
+  /// The number of elements of ``arrayElements`` (gaps included), found without allocating;
+  /// `nil` when the value does not store an array.
+  var arrayCount: Int? {
+    guard case .object(let object) = self else { return nil }
+    return object.root?.arrayCount
   }
 }
 
@@ -275,7 +279,14 @@ extension JSONValue {
 extension WebcomKey {
   /// The index of a key that is a canonical non-negative integer fitting in `Int32`, else `nil`.
   var canonicalIndex: Int? {
-    guard let integer = integerValue, integer >= 0, integer <= Int32.max else { return nil }
+    guard let integer = integerValue else { return nil }
+    return WebcomKey.canonicalIndex(integer: integer, utf8Count: utf8Count)
+  }
+
+  /// The index named by an integer key of `utf8Count` bytes whose value is `integer`, when it is
+  /// canonical (non-negative, no leading zero or sign, fitting in `Int32`), else `nil`.
+  static func canonicalIndex(integer: Int64, utf8Count: Int) -> Int? {
+    guard integer >= 0, integer <= Int32.max else { return nil }
     var digits = 1
     var rest = integer / 10
     while rest > 0 {

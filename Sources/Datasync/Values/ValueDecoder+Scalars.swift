@@ -144,3 +144,56 @@ extension ValueDecoder {
     return integer
   }
 }
+
+// MARK: - Arrays of scalars
+
+extension ValueDecoder {
+  /// An array of scalars, decoded as `Array.init(from:)` decodes it (an unkeyed container,
+  /// then each element until the end, failing at the first element that is not a `Element`),
+  /// with the element type known here, which spares the generic code and the container
+  /// existential of the standard library's path; elements are read from the tree in key order.
+  func array<Element>(
+    _ value: JSONValue, at valuePath: ValueDecodingPath, of convert: (JSONValue) -> Element?
+  ) throws -> [Element] {
+    guard let count = value.arrayCount, case .object(let object) = value, let root = object.root
+    else {
+      throw unkeyedContainerFailure(for: value, at: valuePath)
+    }
+    var array: [Element] = []
+    array.reserveCapacity(count)
+    try appendElements(under: root, to: &array, at: valuePath, of: convert)
+    return array
+  }
+
+  /// Appends the elements stored in the subtree under `node` to `array`, converted, gaps
+  /// converted from null; `array` holds the elements before the subtree's first index.
+  private func appendElements<Element>(
+    under node: JSONObjectNode, to array: inout [Element], at valuePath: ValueDecodingPath,
+    of convert: (JSONValue) -> Element?
+  ) throws {
+    if let left = node.left {
+      try appendElements(under: left, to: &array, at: valuePath, of: convert)
+    }
+    let index = node.canonicalIndex!
+    while array.count < index {
+      try append(.null, to: &array, at: valuePath, of: convert)
+    }
+    try append(node.value, to: &array, at: valuePath, of: convert)
+    if let right = node.right {
+      try appendElements(under: right, to: &array, at: valuePath, of: convert)
+    }
+  }
+
+  /// Appends `element` converted to `array`, or throws the error for the element at its index.
+  private func append<Element>(
+    _ element: JSONValue, to array: inout [Element], at valuePath: ValueDecodingPath,
+    of convert: (JSONValue) -> Element?
+  ) throws {
+    guard let result = convert(element) else {
+      throw failure(
+        decoding: Element.self, from: element,
+        at: valuePath.keys(appending: ValueDecodingKey.index(array.count)))
+    }
+    array.append(result)
+  }
+}

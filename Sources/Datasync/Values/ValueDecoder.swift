@@ -119,29 +119,6 @@ final class ValueDecoder {
     return try withValue(value, at: valuePath) { try T(from: self) }
   }
 
-  /// An array of scalars, decoded as `Array.init(from:)` decodes it (an unkeyed container,
-  /// then each element until the end, failing at the first element that is not a `Element`),
-  /// with the element type known here, which spares the generic code and the container
-  /// existential of the standard library's path.
-  private func array<Element>(
-    _ value: JSONValue, at valuePath: ValueDecodingPath, of convert: (JSONValue) -> Element?
-  ) throws -> [Element] {
-    guard let elements = value.arrayElements else {
-      throw unkeyedContainerFailure(for: value, at: valuePath)
-    }
-    var array: [Element] = []
-    array.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() {
-      guard let result = convert(element) else {
-        throw failure(
-          decoding: Element.self, from: element,
-          at: valuePath.keys(appending: ValueDecodingKey.index(index)))
-      }
-      array.append(result)
-    }
-    return array
-  }
-
   private func date(_ value: JSONValue, at valuePath: ValueDecodingPath) throws -> Date {
     try checkNotNull(value, Date.self, at: valuePath)
     switch dateStrategy {
@@ -249,7 +226,7 @@ extension ValueDecoder: Decoder {
   func keyedContainer<Key: CodingKey>(
     keyedBy type: Key.Type, for value: JSONValue, at path: ValueDecodingPath
   ) throws -> KeyedDecodingContainer<Key> {
-    if case .object(let object) = value, value.arrayElements == nil {
+    if case .object(let object) = value, value.arrayCount == nil {
       return KeyedDecodingContainer(
         ValueDecoderKeyedContainer<Key>(decoder: self, object: object, path: path))
     }
@@ -274,7 +251,7 @@ extension ValueDecoder: Decoder {
   }
 
   /// The error for an unkeyed container over `value`, which does not store an array.
-  private func unkeyedContainerFailure(for value: JSONValue, at path: ValueDecodingPath)
+  func unkeyedContainerFailure(for value: JSONValue, at path: ValueDecodingPath)
     -> DecodingError
   {
     if case .null = value {
@@ -348,7 +325,7 @@ extension ValueDecoder {
     case .bool: "bool"
     case .int, .double: "number"
     case .string: "a string"
-    case .object: value.arrayElements == nil ? "a dictionary" : "an array"
+    case .object: value.arrayCount == nil ? "a dictionary" : "an array"
     }
   }
 }
@@ -369,7 +346,7 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
   fileprivate static func decoded(
     from value: JSONValue, by decoder: ValueDecoder, at valuePath: ValueDecodingPath
   ) throws -> Self {
-    guard case .object(let object) = value, value.arrayElements == nil else {
+    guard case .object(let object) = value, value.arrayCount == nil else {
       if case .null = value {
         throw DecodingError.valueNotFound(
           [String: Any].self,
