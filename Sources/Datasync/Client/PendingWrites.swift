@@ -9,9 +9,73 @@
 /// write.
 struct PendingWrites {
   struct Write {
+    /// How a write keeps its operation: as it is, or, for a `set` in a run of sibling sets, as
+    /// the path of the node (shared by the run) and the key of the child, so that a queued push
+    /// holds no path of its own.
+    private enum Storage {
+      case operation(WriteOperation)
+      case childSet(parent: DatasyncPath, key: WebcomKey, value: JSONValue)
+    }
+
     let identifier: RequestIdentifier
-    /// The operation as applied locally (server values estimated).
-    let operation: WriteOperation
+    private let storage: Storage
+
+    init(identifier: RequestIdentifier, operation: WriteOperation) {
+      self.identifier = identifier
+      storage = .operation(operation)
+    }
+
+    /// A `set` of the child `key` of the node at `parent`.
+    private init(
+      identifier: RequestIdentifier, parent: DatasyncPath, key: WebcomKey, value: JSONValue
+    ) {
+      self.identifier = identifier
+      storage = .childSet(parent: parent, key: key, value: value)
+    }
+
+    /// The operation as applied locally (server values estimated); the path of a sibling set is
+    /// made at each use.
+    var operation: WriteOperation {
+      switch storage {
+      case .operation(let operation): operation
+      case .childSet(let parent, let key, let value): .set(parent.child(key), value)
+      }
+    }
+
+    /// The last key of the written path (that of the root is `""`).
+    var key: WebcomKey {
+      switch storage {
+      case .operation(let operation): operation.path.key
+      case .childSet(_, let key, _): key
+      }
+    }
+
+    /// The written path but its last key, when the write is a `set` of a node other than the
+    /// root.
+    var setParentKeys: ArraySlice<WebcomKey>? {
+      switch storage {
+      case .operation(.set(let path, _)) where !path.isRoot: path.keys.dropLast()
+      case .operation: nil
+      case .childSet(let parent, _, _): parent.keys[...]
+      }
+    }
+
+    /// The write as a sibling set under `parent`, which must be its path but its last key; the
+    /// write must be a `set` of a node other than the root.
+    fileprivate func asChildSet(of parent: DatasyncPath) -> Write {
+      switch storage {
+      case .operation(.set(let path, let value)):
+        Write(identifier: identifier, parent: parent, key: path.key, value: value)
+      case .operation, .childSet:
+        self
+      }
+    }
+
+    /// The path of the node whose child the write sets, when the write is a sibling set.
+    fileprivate var siblingParent: DatasyncPath? {
+      if case .childSet(let parent, _, _) = storage { return parent }
+      return nil
+    }
   }
 
   /// The number of pending writes concerning one path, by relation to it. On 32 bits: the
@@ -121,46 +185,53 @@ struct PendingWrites {
   var indexedPathCount: Int { counts.count }
 
   mutating func append(_ write: Write) {
-    let previous = isEmpty ? nil : writes.last
-    writes.append(write)
     switch layout {
     case .counted:
+      writes.append(write)
       count(write.operation, by: 1)
     case .alone, .siblingSets:
-      guard let previous else { return }
-      if let parentDepth = Self.siblingParentDepth(previous.operation, write.operation) {
-        layout = .siblingSets(parentDepth: parentDepth)
-      } else {
-        layout = .counted
-        for pending in writes[start...] { count(pending.operation, by: 1) }
+      guard !isEmpty, let previousParent = writes[writes.count - 1].setParentKeys else {
+        writes.append(write)
+        if writes.count - start > 1 { countAll() }
+        return
       }
+      guard let parentKeys = write.setParentKeys, parentKeys == previousParent,
+        writes[writes.count - 1].key < write.key
+      else {
+        writes.append(write)
+        countAll()
+        return
+      }
+      // The run of sibling sets goes on: the writes share the path of their node.
+      let parent =
+        writes[writes.count - 1].siblingParent ?? DatasyncPath(validatedKeys: Array(parentKeys))
+      if case .alone = layout {
+        writes[writes.count - 1] = writes[writes.count - 1].asChildSet(of: parent)
+      }
+      writes.append(write.asChildSet(of: parent))
+      layout = .siblingSets(parentDepth: parent.depth)
     }
   }
 
-  /// The depth of the node whose children `previous` and `next` set, when both are `set`s of
-  /// children of one node and `next`'s key comes after `previous`'s; nil otherwise.
-  private static func siblingParentDepth(_ previous: WriteOperation, _ next: WriteOperation)
-    -> Int?
-  {
-    guard case .set(let previousPath, _) = previous, case .set(let nextPath, _) = next,
-      previousPath.depth == nextPath.depth, let last = nextPath.keys.last,
-      previousPath.key < last, previousPath.keys.dropLast() == nextPath.keys.dropLast()
-    else { return nil }
-    return nextPath.depth - 1
+  /// Counts every pending write in the indexes, which answer from now on.
+  private mutating func countAll() {
+    layout = .counted
+    for pending in writes[start...] { count(pending.operation, by: 1) }
   }
 
   /// Whether a pending sibling set writes the child of key `path.keys[parentDepth]` of the node
   /// at the first `parentDepth` keys of `path` (which must be deeper than that node): a binary
   /// search of the writes, whose keys increase.
   private func hasSiblingSet(above path: DatasyncPath, parentDepth: Int) -> Bool {
-    let parent = writes[start].operation.path.keys[..<parentDepth]
-    guard path.keys[..<parentDepth] == parent else { return false }
+    guard let parent = writes[start].setParentKeys, path.keys[..<parentDepth] == parent else {
+      return false
+    }
     let key = path.keys[parentDepth]
     var low = start
     var high = writes.count
     while low < high {
       let middle = low + (high - low) / 2
-      let written = writes[middle].operation.path.keys[parentDepth]
+      let written = writes[middle].key
       if written == key { return true }
       if written < key { low = middle + 1 } else { high = middle }
     }
@@ -212,7 +283,7 @@ struct PendingWrites {
       // Every write is below a path at or above their node; one below it, only the write of
       // its child on the way (if any) overlaps.
       guard path.depth > parentDepth else {
-        return writes[start].operation.path.keys.starts(with: path.keys)
+        return writes[start].setParentKeys?.starts(with: path.keys) ?? false
       }
       return hasSiblingSet(above: path, parentDepth: parentDepth)
     case .counted:

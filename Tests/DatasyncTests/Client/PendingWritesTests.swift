@@ -98,6 +98,9 @@ import Testing
       "", "a", "b", "a/b", "a/b/c", "a/b/c/x", "a/b/c/x/y", "a/b/d", "a/b/e", "a/b/e/x", "a/b/f",
       "a/b/g/x", "a/c/c", "b/b/c", "a/bc",
     ]
+    // The writes give back their operations as appended, whatever their storage.
+    #expect(pending.all.map { "\($0.operation)" } == operations.map { "\($0)" }, "\(context)")
+    #expect(pending.first.map { "\($0.operation)" } == operations.first.map { "\($0)" })
     for probe in probes.map(Self.path) {
       let overlaps = operations.contains { $0.path.overlaps(probe) }
       let replaces = operations.contains { $0.path.isAncestorOrSelf(of: probe) }
@@ -121,7 +124,7 @@ import Testing
       Self.expectAnswersOfEachWrite(pending, operations, "after \(key)")
     }
     #expect(pending.indexedPathCount == 0)
-    #expect(pending.remove(2) != nil)
+    #expect(pending.remove(2).map { "\($0.operation)" } == "\(operations[1])")
     operations.remove(at: 1)
     Self.expectAnswersOfEachWrite(pending, operations, "without d")
     #expect(pending.indexedPathCount == 0)
