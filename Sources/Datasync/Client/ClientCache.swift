@@ -92,15 +92,17 @@ struct ClientCache {
       return (footprints, reapplyPending(footprints: footprints))
     }
     _ = pending.remove(identifier)
-    let footprints = first.operation.footprints
-    if let announced, Self.isSameSet(announced, first.operation) {
+    // Made once: a queued push keeps its path in parts (see `PendingWrites.Write`).
+    let operation = first.operation
+    let footprints = operation.footprints
+    if let announced, Self.isSameSet(announced, operation) {
       // The back end wrote what the client expected: the visible tree already shows it. When no
       // other write is pending, the visible tree is the server's with this write applied, so it
       // is taken as it is instead of being made again.
       server = pending.isEmpty ? visible : announced.applyingOptimistically(to: server)
       return (footprints, nil)
     }
-    let expected = first.operation.applyingOptimistically(to: server)
+    let expected = operation.applyingOptimistically(to: server)
     if let announced { server = announced.applyingOptimistically(to: server) }
     // Only the written parts can differ: compare those, never the untouched data around them.
     guard !ChangeEffect.effects(of: footprints, from: expected, to: server).isEmpty else {

@@ -29,7 +29,7 @@ final class DatasyncClient: Sendable {
   private struct Guarded {
     var machine: ClientStateMachine
     /// The callbacks of the requests waiting for an answer.
-    var answers: [RequestIdentifier: WaitingAnswer] = [:]
+    var answers = WaitingAnswers()
     var authenticationAnswers: [RequestIdentifier: AuthenticationAnswer] = [:]
     /// The registered subscriptions, which the state machine names by identifier.
     var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
@@ -63,7 +63,7 @@ final class DatasyncClient: Sendable {
   deinit {
     connection.close()
     let (callouts, mailboxes) = guarded.withLock { guarded in
-      let waiting = Array(guarded.answers.keys) + Array(guarded.authenticationAnswers.keys)
+      let waiting = guarded.answers.identifiers + Array(guarded.authenticationAnswers.keys)
       return perform(guarded.machine.answersAtRelease(of: waiting), on: &guarded)
     }
     run(callouts, kicking: mailboxes)
@@ -86,7 +86,7 @@ final class DatasyncClient: Sendable {
   func read(at path: DatasyncPath, answer: @escaping Answer) {
     update { guarded in
       let (identifier, effects) = guarded.machine.read(at: path)
-      guarded.answers[identifier] = .value(answer)
+      guarded.answers.insert(.value(answer), for: identifier)
       return effects
     }
   }
@@ -182,7 +182,7 @@ final class DatasyncClient: Sendable {
       let attempt = guarded.machine.transactionAttempt(token)
       guard !attempt.isAborted, attempt.current == read else { return [] }
       let (identifier, effects) = guarded.machine.write(operation, now: now)
-      guarded.answers[identifier] = .value(answer)
+      guarded.answers.insert(.value(answer), for: identifier)
       isSent = true
       return effects
     }
@@ -286,7 +286,7 @@ final class DatasyncClient: Sendable {
   ) {
     update { guarded in
       let (identifier, effects) = operation(&guarded.machine)
-      if let answer { guarded.answers[identifier] = answer }
+      if let answer { guarded.answers.insert(answer, for: identifier) }
       return effects
     }
   }
@@ -326,7 +326,7 @@ final class DatasyncClient: Sendable {
       case .connect(let connected):
         connection.setConnected(connected)
       case .answer(let identifier, let result):
-        if let answer = guarded.answers.removeValue(forKey: identifier) {
+        if let answer = guarded.answers.remove(identifier) {
           callouts.append(.answer(answer, result))
         }
       case .answerAuthentication(let identifier, let result):

@@ -2,14 +2,81 @@
 /// with indexes answering "does a pending write overlap this path?" and "does a pending write
 /// determine the whole value at this path?" in O(depth).
 ///
-/// The indexes are kept from the second pending write on: a write alone (the usual case, a write
-/// acknowledged before the next one is made) answers from its own path, so it costs no hashing
-/// and no table update.
+/// The indexes are kept only when the writes cannot answer from their own paths: a write alone
+/// (the usual case, a write acknowledged before the next one is made) answers from its path, and
+/// so do `set`s of children of one node in increasing key order (pushes, a burst of them queued
+/// while offline): a binary search of their keys answers, without hashing nor a table entry per
+/// write.
 struct PendingWrites {
   struct Write {
+    /// How a write keeps its operation: as it is, or, for a `set` in a run of sibling sets, as
+    /// the path of the node (shared by the run) and the string of the child's key, so that a
+    /// queued push holds no path of its own (and its storage is 24 bytes smaller than with the
+    /// whole key).
+    private enum Storage {
+      case operation(WriteOperation)
+      case childSet(parent: DatasyncPath, key: String, value: JSONValue)
+    }
+
     let identifier: RequestIdentifier
-    /// The operation as applied locally (server values estimated).
-    let operation: WriteOperation
+    private let storage: Storage
+
+    init(identifier: RequestIdentifier, operation: WriteOperation) {
+      self.identifier = identifier
+      storage = .operation(operation)
+    }
+
+    /// A `set` of the child `key` of the node at `parent`.
+    private init(
+      identifier: RequestIdentifier, parent: DatasyncPath, key: WebcomKey, value: JSONValue
+    ) {
+      self.identifier = identifier
+      storage = .childSet(parent: parent, key: key.value, value: value)
+    }
+
+    /// The operation as applied locally (server values estimated); the path of a sibling set is
+    /// made at each use.
+    var operation: WriteOperation {
+      switch storage {
+      case .operation(let operation): operation
+      case .childSet(let parent, let key, let value): .set(parent.child(WebcomKey(key)), value)
+      }
+    }
+
+    /// The last key of the written path (that of the root is `""`).
+    var key: WebcomKey {
+      switch storage {
+      case .operation(let operation): operation.path.key
+      case .childSet(_, let key, _): WebcomKey(key)
+      }
+    }
+
+    /// The written path but its last key, when the write is a `set` of a node other than the
+    /// root.
+    var setParentKeys: ArraySlice<WebcomKey>? {
+      switch storage {
+      case .operation(.set(let path, _)) where !path.isRoot: path.keys.dropLast()
+      case .operation: nil
+      case .childSet(let parent, _, _): parent.keys[...]
+      }
+    }
+
+    /// The write as a sibling set under `parent`, which must be its path but its last key; the
+    /// write must be a `set` of a node other than the root.
+    fileprivate func asChildSet(of parent: DatasyncPath) -> Write {
+      switch storage {
+      case .operation(.set(let path, let value)):
+        Write(identifier: identifier, parent: parent, key: path.key, value: value)
+      case .operation, .childSet:
+        self
+      }
+    }
+
+    /// The path of the node whose child the write sets, when the write is a sibling set.
+    fileprivate var siblingParent: DatasyncPath? {
+      if case .childSet(let parent, _, _) = storage { return parent }
+      return nil
+    }
   }
 
   /// The number of pending writes concerning one path, by relation to it. On 32 bits: the
@@ -86,6 +153,17 @@ struct PendingWrites {
     }
   }
 
+  /// How the pending writes answer ``overlaps(_:)`` and ``replacesWholeValue(at:)``.
+  private enum Layout {
+    /// At most one write: it answers from its own path.
+    case alone
+    /// Two writes or more, all `set`s of children of the same node (of depth `parentDepth`), in
+    /// strictly increasing key order: they answer by a binary search of their keys.
+    case siblingSets(parentDepth: Int)
+    /// Any other writes: `counts` and `replacedPathCount` count them.
+    case counted
+  }
+
   /// The capacity up to which the tables keep their storage when the last pending write goes.
   private static let keptCapacity = 64
 
@@ -96,23 +174,69 @@ struct PendingWrites {
   private var counts: [PathPrefix: Counts] = [:]
   /// The number of paths whose `replacing` count is not zero.
   private var replacedPathCount = 0
-  /// Whether `counts` and `replacedPathCount` count the pending writes: from the second pending
-  /// write on, until none is left.
-  private var isCounted = false
+  /// Whether the indexes count the pending writes: from the first write that neither is alone
+  /// nor extends a run of sibling sets, until none is left.
+  private var layout = Layout.alone
 
   var isEmpty: Bool { start == writes.count }
   var first: Write? { isEmpty ? nil : writes[start] }
   var all: ArraySlice<Write> { writes[start...] }
   var footprints: [ChangeFootprint] { all.flatMap(\.operation.footprints) }
+  /// The number of paths the indexes count (none while the writes answer from their own paths).
+  var indexedPathCount: Int { counts.count }
 
   mutating func append(_ write: Write) {
-    writes.append(write)
-    if isCounted {
+    switch layout {
+    case .counted:
+      writes.append(write)
       count(write.operation, by: 1)
-    } else if writes.count - start > 1 {
-      isCounted = true
-      for pending in writes[start...] { count(pending.operation, by: 1) }
+    case .alone, .siblingSets:
+      guard !isEmpty, let previousParent = writes[writes.count - 1].setParentKeys else {
+        writes.append(write)
+        if writes.count - start > 1 { countAll() }
+        return
+      }
+      guard let parentKeys = write.setParentKeys, parentKeys == previousParent,
+        writes[writes.count - 1].key < write.key
+      else {
+        writes.append(write)
+        countAll()
+        return
+      }
+      // The run of sibling sets goes on: the writes share the path of their node.
+      let parent =
+        writes[writes.count - 1].siblingParent ?? DatasyncPath(validatedKeys: Array(parentKeys))
+      if case .alone = layout {
+        writes[writes.count - 1] = writes[writes.count - 1].asChildSet(of: parent)
+      }
+      writes.append(write.asChildSet(of: parent))
+      layout = .siblingSets(parentDepth: parent.depth)
     }
+  }
+
+  /// Counts every pending write in the indexes, which answer from now on.
+  private mutating func countAll() {
+    layout = .counted
+    for pending in writes[start...] { count(pending.operation, by: 1) }
+  }
+
+  /// Whether a pending sibling set writes the child of key `path.keys[parentDepth]` of the node
+  /// at the first `parentDepth` keys of `path` (which must be deeper than that node): a binary
+  /// search of the writes, whose keys increase.
+  private func hasSiblingSet(above path: DatasyncPath, parentDepth: Int) -> Bool {
+    guard let parent = writes[start].setParentKeys, path.keys[..<parentDepth] == parent else {
+      return false
+    }
+    let key = path.keys[parentDepth]
+    var low = start
+    var high = writes.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      let written = writes[middle].key
+      if written == key { return true }
+      if written < key { low = middle + 1 } else { high = middle }
+    }
+    return false
   }
 
   /// Removes the write with this identifier (usually the first one).
@@ -131,7 +255,7 @@ struct PendingWrites {
         counts.removeAll(keepingCapacity: counts.capacity <= Self.keptCapacity)
         start = 0
         replacedPathCount = 0
-        isCounted = false
+        layout = .alone
         return write
       } else if start > 64 && start * 2 > writes.count {
         writes.removeFirst(start)
@@ -140,7 +264,7 @@ struct PendingWrites {
     } else {
       writes.remove(at: index)
     }
-    if isCounted { count(write.operation, by: -1) }
+    if case .counted = layout { count(write.operation, by: -1) }
     return write
   }
 
@@ -152,8 +276,20 @@ struct PendingWrites {
   /// Whether a pending write may change the value at `path`.
   func overlaps(_ path: DatasyncPath) -> Bool {
     guard !isEmpty else { return false }
-    // A write alone overlaps the paths at, above and below its own (a merge's is its node).
-    guard isCounted else { return writes[start].operation.path.overlaps(path) }
+    switch layout {
+    case .alone:
+      // A write alone overlaps the paths at, above and below its own (a merge's is its node).
+      return writes[start].operation.path.overlaps(path)
+    case .siblingSets(let parentDepth):
+      // Every write is below a path at or above their node; one below it, only the write of
+      // its child on the way (if any) overlaps.
+      guard path.depth > parentDepth else {
+        return writes[start].setParentKeys?.starts(with: path.keys) ?? false
+      }
+      return hasSiblingSet(above: path, parentDepth: parentDepth)
+    case .counted:
+      break
+    }
     return Self.withPrefixHashers(of: path) { hashers in
       let whole = PathPrefix(path, depth: path.depth, hasher: hashers[path.depth])
       if counts[whole]?.atOrBelow ?? 0 > 0 { return true }
@@ -172,7 +308,12 @@ struct PendingWrites {
   /// child it names, not the node itself; an increment replaces nothing, as its result depends on
   /// the back end's value.
   func replacesWholeValue(at path: DatasyncPath) -> Bool {
-    guard isCounted else {
+    switch layout {
+    case .counted:
+      break
+    case .siblingSets(let parentDepth):
+      return path.depth > parentDepth && hasSiblingSet(above: path, parentDepth: parentDepth)
+    case .alone:
       guard let operation = first?.operation else { return false }
       switch operation {
       case .set(let written, _), .compareAndSet(let written, _, _):

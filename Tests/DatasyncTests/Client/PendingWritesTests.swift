@@ -89,4 +89,67 @@ import Testing
     #expect(!pending.replacesWholeValue(at: Self.path("a/b")))
     #expect(pending.replacesWholeValue(at: Self.path("b")))
   }
+
+  /// What a write of `operations` overlaps and replaces, asked of each write in turn.
+  private static func expectAnswersOfEachWrite(
+    _ pending: PendingWrites, _ operations: [WriteOperation], _ context: String
+  ) {
+    let probes = [
+      "", "a", "b", "a/b", "a/b/c", "a/b/c/x", "a/b/c/x/y", "a/b/d", "a/b/e", "a/b/e/x", "a/b/f",
+      "a/b/g/x", "a/c/c", "b/b/c", "a/bc",
+    ]
+    // The writes give back their operations as appended, whatever their storage.
+    #expect(pending.all.map { "\($0.operation)" } == operations.map { "\($0)" }, "\(context)")
+    #expect(pending.first.map { "\($0.operation)" } == operations.first.map { "\($0)" })
+    for probe in probes.map(Self.path) {
+      let overlaps = operations.contains { $0.path.overlaps(probe) }
+      let replaces = operations.contains { $0.path.isAncestorOrSelf(of: probe) }
+      #expect(pending.overlaps(probe) == overlaps, "\(context): overlaps \(probe)")
+      #expect(
+        pending.replacesWholeValue(at: probe) == replaces, "\(context): replaces \(probe)")
+    }
+  }
+
+  /// Sets of children of one node in increasing key order (pushes) answer from their keys,
+  /// without a table entry per write, as each write would; a write that breaks the run brings
+  /// the indexes, which answer the same.
+  @Test func siblingSetsAnswerFromTheirKeysWithoutIndexes() {
+    var pending = PendingWrites()
+    var operations: [WriteOperation] = []
+    for (identifier, key) in zip(1..., ["c", "d", "e", "f"]) {
+      let operation = WriteOperation.set(Self.path("a/b/\(key)"), .int(Int64(identifier)))
+      pending.append(
+        PendingWrites.Write(identifier: RequestIdentifier(identifier), operation: operation))
+      operations.append(operation)
+      Self.expectAnswersOfEachWrite(pending, operations, "after \(key)")
+    }
+    #expect(pending.indexedPathCount == 0)
+    #expect(pending.remove(2).map { "\($0.operation)" } == "\(operations[1])")
+    operations.remove(at: 1)
+    Self.expectAnswersOfEachWrite(pending, operations, "without d")
+    #expect(pending.indexedPathCount == 0)
+    // A key before the last one breaks the run: the indexes count every write from then on.
+    let earlier = WriteOperation.set(Self.path("a/b/d"), .int(5))
+    pending.append(PendingWrites.Write(identifier: 5, operation: earlier))
+    operations.append(earlier)
+    #expect(pending.indexedPathCount > 0)
+    Self.expectAnswersOfEachWrite(pending, operations, "after d again")
+    for identifier in [1, 3, 4, 5] { #expect(pending.remove(RequestIdentifier(identifier)) != nil) }
+    #expect(pending.isEmpty)
+    #expect(pending.indexedPathCount == 0)
+    // A write of another node's child, or of another kind, breaks a run too.
+    for other: WriteOperation in [
+      .set(Self.path("a/c/c"), .int(1)), .set(Self.path("a/b/g/x"), .int(1)),
+      .merge(Self.path("a/b"), [MergeEntry(keys: ["g"], value: .int(1))]),
+    ] {
+      var broken = PendingWrites()
+      let first = WriteOperation.set(Self.path("a/b/c"), .int(0))
+      broken.append(PendingWrites.Write(identifier: 1, operation: first))
+      broken.append(PendingWrites.Write(identifier: 2, operation: other))
+      #expect(broken.indexedPathCount > 0, "\(other)")
+      #expect(broken.overlaps(Self.path("a/b/c/x")))
+      #expect(broken.overlaps(other.path))
+      #expect(!broken.overlaps(Self.path("b")))
+    }
+  }
 }
