@@ -18,9 +18,21 @@ extension RemoteConnection {
     location.overlaps(write.path)
   }
 
-  /// Sends the request at the head of the pipeline, when connected and none is in flight.
+  /// Whether a stream that announces (part of) a write has not brought its location's value
+  /// yet. The write then waits for it: sent meanwhile, its answer could arrive before a value
+  /// taken before it, and the client would show the write, take it back with that value, and
+  /// show it again with its announcement. Sent after, the value comes first and the
+  /// announcement follows it on the stream.
+  func waitsForStreams(_ write: WriteOperation) -> Bool {
+    streams.values.contains { !$0.hasStarted && covers($0.location, write) }
+  }
+
+  /// Sends the request at the head of the pipeline, when connected and none is in flight (a
+  /// write also waits for the streams that announce it, see ``waitsForStreams(_:)``). Call it
+  /// again whenever one of these conditions may have changed.
   func sendNextRequest() {
     while phase == .connected, inFlight == nil, let request = pipeline.first {
+      if case .write(_, let operation) = request, waitsForStreams(operation) { return }
       if travelsOnSession(request) {
         guard sendOnSession(request) else { return }
         continue

@@ -29,7 +29,9 @@ import Foundation
 /// value, and the listens a closed stream served get streams of their own.
 ///
 /// **Requests** (writes, reads, authentications) go through one ordered pipeline, one at a time,
-/// as ``RemoteRequest`` describes, each answered by its HTTP answer (``RemoteAnswer``). A request
+/// as ``RemoteRequest`` describes, each answered by its HTTP answer (``RemoteAnswer``). A write
+/// is sent only once every stream that announces it brought its location's value, so that the
+/// value holds what came before the write and the write's announcement follows it. A request
 /// that got no answer stays at the head of the pipeline and is sent again after reconnection, so
 /// the network loses nothing; a write whose answer was lost may then be applied twice (harmless
 /// for sets and merges, which write the same data; an increment adds its step twice). Answers
@@ -295,7 +297,14 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     for answer in answers { deliver(answer) }
     startIdleTimer()
     if session.hasBeenOpen { openSession() }
-    sendNextRequest()
+    // Told of the connection, the client renews its listens through `send`, which enqueues
+    // them: the requests start one turn of the queue later, once those streams are open, so
+    // that the writes under them wait for their values.
+    let current = attempt
+    queue.async { [self] in
+      guard current == attempt, phase == .connected else { return }
+      sendNextRequest()
+    }
   }
 
   /// The connection is lost: the client is told, the streams close, and a new check follows
