@@ -103,12 +103,32 @@ extension RemoteConnection {
       loseConnection()
       return
     case .message(let message):
-      pipeline.removeFirst()
       failures = 0
+      if case .write(_, let operation) = request, waitsForStreams(operation) {
+        inFlight = finished
+        inFlight?.parkedAnswer = message
+        return
+      }
+      pipeline.removeFirst()
       if case .authenticated = message, case .authenticate(_, let accepted) = request {
         changeToken(to: accepted)
       }
       deliverAnswer(message, of: finished)
+    }
+    sendNextRequest()
+  }
+
+  /// Goes on with the pipeline after the streams changed (one started or closed, or all
+  /// closed at a disconnection): the answer parked until the streams announcing its write
+  /// brought their values (``InFlight/parkedAnswer``) reaches the client once none waits, then
+  /// the next request is sent.
+  func resumeRequests() {
+    if let finished = inFlight, let answer = finished.parkedAnswer, let write = inFlightWrite,
+      !waitsForStreams(write)
+    {
+      inFlight = nil
+      pipeline.removeFirst()
+      deliverAnswer(answer, of: finished)
     }
     sendNextRequest()
   }

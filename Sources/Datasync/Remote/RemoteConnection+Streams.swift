@@ -19,7 +19,7 @@ extension RemoteConnection {
   func unlisten(at location: DatasyncPath) {
     guard listened.remove(location) != nil else { return }
     closeStream(at: location)
-    defer { sendNextRequest() }
+    defer { resumeRequests() }
     guard !hasListenedAncestor(location) else { return }
     let uncovered = listened.filter { listened in
       location.isAncestor(of: listened) && !hasListenedAncestor(listened)
@@ -42,7 +42,7 @@ extension RemoteConnection {
   private func forgetListens(atOrBelow location: DatasyncPath) {
     listened = listened.filter { !location.isAncestorOrSelf(of: $0) }
     closeStreams { location.isAncestorOrSelf(of: $0) }
-    sendNextRequest()
+    resumeRequests()
   }
 
   /// Closes the streams whose location matches.
@@ -138,7 +138,7 @@ extension RemoteConnection {
       }
       deliver(.listenData(path, value))
       closeStreams { stream.location.isAncestor(of: $0) }
-      sendNextRequest()
+      resumeRequests()
     case .put, .patch:
       guard stream.hasStarted else { return loseConnection() }
       let operation: WriteOperation

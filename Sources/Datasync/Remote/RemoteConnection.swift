@@ -45,7 +45,10 @@ import Foundation
 /// with ``BackEndMessage/acknowledgedAsChanged(_:written:)``. Otherwise it is acknowledged with
 /// what the server wrote, and the announcement that follows on the streams changes nothing. An
 /// increment's result is unknown until its answer: the changes announced where it writes wait
-/// for that answer, which takes the place of the first of them that sets what it wrote.
+/// for that answer, which takes the place of the first of them that sets what it wrote. An
+/// answer that arrives while a stream announcing the write has not brought its value (a listen
+/// opened after the write was sent) waits for that value, which may have been taken before the
+/// write: delivered after it, the acknowledgement cannot be undone by it.
 ///
 /// **Disconnection operations** travel in the same pipeline on the server's session extension,
 /// whose stream stays open while connected (the server runs them when it drops), as
@@ -97,6 +100,11 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
     /// For an increment, whose result is unknown until its answer: the changes the streams
     /// announced where it writes meanwhile, held until then (see ``deliverAnswer(_:of:)``).
     var held: [WriteOperation] = []
+    /// The answer of a write that arrived while a stream announcing the write had not brought
+    /// its location's value (a listen that started after the write was sent): the write stays
+    /// in flight until that value arrived, so that a value taken before the write cannot
+    /// follow the acknowledgement (see ``resumeRequests()``).
+    var parkedAnswer: BackEndMessage?
   }
 
   enum Phase {
@@ -340,6 +348,9 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       inFlight?.isAbandoned = true
     }
     if wasConnected { deliver(.disconnected) }
+    // Without streams, a parked answer waits for nothing: it reaches the client after the next
+    // `connected`.
+    resumeRequests()
     if reconnecting && wantsConnection { retryLater() }
   }
 

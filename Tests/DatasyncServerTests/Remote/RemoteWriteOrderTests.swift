@@ -15,7 +15,7 @@ import Testing
   /// the write but sent it late; a `PUT` after the value is answered, then announced on the
   /// stream.
   final class HeldValueServer: @unchecked Sendable {
-    /// Protects `log`, `streams`, `sentValue` and `written`.
+    /// Protects every stored `var`: `log`, `streams`, `sentValue`, `written`, `http`, `puts`, `held`.
     private let lock = NSLock()
     private var log: [String] = []
     private var streams: [HTTPEventStream] = []
@@ -105,6 +105,67 @@ import Testing
     }
   }
 
+  /// A server where `/room/c` is `{"x":1}`: it streams `/room/c` at once, holds a `PUT` until a
+  /// stream of `/room` was asked for, then answers it and, `valueDelay` seconds later (never
+  /// when nil), sends that stream's value taken before the write, then announces the write on
+  /// both streams.
+  final class LateListenServer: @unchecked Sendable {
+    /// Protects `streams`, `put` and `http`.
+    private let lock = NSLock()
+    private var streams: [String: HTTPEventStream] = [:]
+    private var put: (responder: HTTPResponder, json: String)?
+    private var http: HTTPServer?
+    let valueDelay: TimeInterval?
+    /// One entry per `PUT` answered.
+    let answers = Recorder<Bool>()
+
+    var port: Int { lock.withLock { http?.port ?? 0 } }
+
+    init(valueDelay: TimeInterval? = 0.2) throws {
+      self.valueDelay = valueDelay
+      let server = try startServer { [weak self] request, responder in
+        self?.handle(request, responder)
+      }
+      lock.withLock { http = server }
+    }
+
+    deinit { http?.stop() }
+
+    private func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+      let path = request.path.replacingOccurrences(of: ".json", with: "")
+      if request.headers.values(for: "Accept").contains(where: { $0.contains("event-stream") }) {
+        guard let stream = try? responder.openEventStream() else { return }
+        lock.withLock { streams[path] = stream }
+        if path == "/room/c" {
+          try? stream.send(event: "put", data: #"{"path":"/","data":{"x":1}}"#)
+        }
+      } else if request.method == "PUT" {
+        lock.withLock { put = (responder, String(decoding: request.body, as: UTF8.self)) }
+      } else {
+        _ = responder.respond(HTTPResponse(status: .ok, body: "null"))
+        return
+      }
+      answerWhenBothArrived()
+    }
+
+    private func answerWhenBothArrived() {
+      let ready = lock.withLock { () -> (HTTPResponder, String, HTTPEventStream)? in
+        guard let put, let room = streams["/room"] else { return nil }
+        self.put = nil
+        return (put.responder, put.json, room)
+      }
+      guard let (responder, json, room) = ready else { return }
+      answers.append(responder.respond(HTTPResponse(status: .ok, body: json)))
+      let child = lock.withLock { streams["/room/c"] }
+      guard let valueDelay else { return }
+      DispatchQueue.global().asyncAfter(deadline: .now() + valueDelay) {
+        try? room.send(event: "put", data: #"{"path":"/","data":{"c":{"x":1}}}"#)
+        try? room.send(event: "put", data: #"{"path":"/c/y","data":\#(json)}"#)
+        try? child?.send(event: "put", data: #"{"path":"/y","data":\#(json)}"#)
+      }
+    }
+  }
+
   private func events(of client: RemoteClient) throws -> Recorder<String> {
     let events = Recorder<String>()
     try client.node("room").subscribe(
@@ -144,5 +205,55 @@ import Testing
     let expected = ["+c 1"]
     #expect(events.wait(for: 1) == expected)
     #expect(events.wait(timeout: 0.5) { $0.count > 1 } == expected)
+  }
+
+  @Test func anAnswerWaitsForTheValueOfAListenOpenedWhileItsWriteWasInFlight() throws {
+    let server = try LateListenServer()
+    let client = RemoteClient(url: URL(string: "http://127.0.0.1:\(server.port)")!)
+    let events = Recorder<String>()
+    try client.node("room/c").subscribe(
+      to: .child(addition: true, change: true, removal: true),
+      queue: DispatchQueue(label: "test.write-order"),
+      onEvent: { events.append(describeRemote($0)) })
+    #expect(events.wait(for: 1) == ["+x 1"])
+    let answered = Recorder<Bool>()
+    try client.node("room/c/y").set(2, queue: DispatchQueue(label: "test.result")) {
+      answered.append((try? $0.get()) != nil)
+    }
+    let room = Recorder<String>()
+    try client.node("room").subscribe(
+      to: .valueChange, queue: DispatchQueue(label: "test.room"),
+      onEvent: { room.append($0.value.json) })
+
+    #expect(answered.wait(for: 1) == [true])
+    #expect(room.wait(for: 1) == [#"{"c":{"x":1,"y":2}}"#])
+    // The write's announcements follow the value; they change nothing on the screen.
+    let expected = ["+x 1", "+y 2"]
+    #expect(events.wait(timeout: 0.5) { $0.count > 2 } == expected)
+  }
+
+  @Test func anAnswerWaitingAtADisconnectionReachesTheClientAfterTheNextConnection() throws {
+    let server = try LateListenServer(valueDelay: nil)
+    let client = RemoteClient(url: URL(string: "http://127.0.0.1:\(server.port)")!)
+    let events = Recorder<String>()
+    try client.node("room/c").subscribe(
+      to: .child(addition: true, change: true, removal: true),
+      queue: DispatchQueue(label: "test.write-order"),
+      onEvent: { events.append(describeRemote($0)) })
+    #expect(events.wait(for: 1) == ["+x 1"])
+    let answered = Recorder<Bool>()
+    try client.node("room/c/y").set(2, queue: DispatchQueue(label: "test.result")) {
+      answered.append((try? $0.get()) != nil)
+    }
+    try client.node("room").subscribe(
+      to: .valueChange, queue: DispatchQueue(label: "test.room"), onEvent: { _ in })
+    #expect(server.answers.wait(for: 1) == [true])
+    // The value of `/room` never comes: the answer waits for it.
+    #expect(answered.wait(timeout: 0.3) { !$0.isEmpty }.isEmpty)
+
+    client.application.datasyncService.isConnectionEnabled = false
+    #expect(client.states.wait(connected: false))
+    client.application.datasyncService.isConnectionEnabled = true
+    #expect(answered.wait(for: 1) == [true])
   }
 }
