@@ -24,13 +24,14 @@ import Foundation
 /// once for every write that waited for its queue while it was busy.
 ///
 /// Enqueueing a drain costs a wake-up of the queue's thread (a few microseconds on the writer,
-/// more before delivery). When drains are dense (the previous one ended less than
-/// ``denseGap`` before this one started), a drain that finds nothing waiting yields its thread and
-/// looks again, for at most ``waitLimit``, so that a writer that writes again as soon as it saw
-/// its event finds the drain still running: this spends up to that much CPU on the queue's thread
-/// per drain, never when writes are sparse. After ``defaultRoundsLimit``, a drain that finds parcels posted
-/// enqueues a successor (under the lock, so the phase stays true), delivers those parcels itself
-/// (their kicks may have returned) and returns, letting the other work of the queue run.
+/// more before delivery). When drains are dense (the previous one ended less than ``denseGap``
+/// before this one started), a drain that finds nothing waiting yields its thread
+/// (`sched_yield`) and looks again, for at most ``waitLimit``, so that a writer that writes again
+/// as soon as it saw its event finds the drain still running. This spends up to ``waitLimit`` of
+/// CPU on the queue's thread per drain, only while drains are dense. After
+/// ``defaultRoundsLimit``, a drain that finds parcels posted enqueues a successor (under the lock,
+/// so the phase stays true), delivers those parcels itself (their kicks may have returned) and
+/// returns, letting the other work of the queue run.
 ///
 /// One mailbox serves every subscription of its queue in the process; ``mailbox(for:)`` finds it.
 final class DeliveryMailbox: Sendable {
