@@ -2,17 +2,36 @@ import Foundation
 
 /// The events waiting for the subscriptions of one dispatch queue, delivered in batches: however
 /// many writes and subscriptions raise events, a queue gets one `async` call until that call
-/// starts; everything posted meanwhile rides with it.
+/// starts, and none while its drain runs; everything posted meanwhile rides with it.
 ///
 /// A post is followed by a ``kick()`` before the operation that posted returns to the
-/// application; the kick leaves a drain enqueued on the queue behind the post (one made at that
-/// kick, or an earlier one that has not started), so work the application enqueues after a write
-/// still runs after that write's events, as if each event had its own `async` call. Between the
-/// two, the poster may post more (a write's acknowledgement), which rides in the same batch. Batches are delivered in
-/// the order they were posted. After the events of a drain, each subscription that got some is
-/// told the drain ended (``SubscriptionCore/endDelivery()``), once: a subscriber that coalesces
-/// (the streams of the latest value, or of the children) emits there, once for every write that
-/// waited for its queue while it was busy.
+/// application. The mailbox is in one of three phases, changed only under its lock:
+/// - idle: no drain is enqueued or running; a kick finding parcels enqueues one, under the lock,
+///   and the phase becomes scheduled;
+/// - scheduled: a drain is enqueued on the queue and has not started; it will take every parcel
+///   posted until it starts;
+/// - draining: a drain runs on the queue; it takes, round after round, every parcel posted while
+///   it delivers, and ends (back to idle) only when it finds none waiting under the lock, so no
+///   post is left behind.
+///
+/// In each phase a drain is enqueued on the queue, or running on it, that will deliver a parcel
+/// posted before the kick returns, so work the application enqueues after a write still runs after
+/// that write's events, as if each event had its own `async` call. Between the post and the kick,
+/// the poster may post more (a write's acknowledgement), which rides in the same batch. Batches
+/// are delivered in the order they were posted. After the events of each round, each
+/// subscription that got some is told the round ended (``SubscriptionCore/endDelivery()``), once:
+/// a subscriber that coalesces (the streams of the latest value, or of the children) emits there,
+/// once for every write that waited for its queue while it was busy.
+///
+/// Enqueueing a drain costs a wake-up of the queue's thread (a few microseconds on the writer,
+/// more before delivery). When drains are dense (the previous one ended less than ``denseGap``
+/// before this one started), a drain that finds nothing waiting yields its thread
+/// (`sched_yield`) and looks again, for at most ``waitLimit``, so that a writer that writes again
+/// as soon as it saw its event finds the drain still running. This spends up to ``waitLimit`` of
+/// CPU on the queue's thread per drain, only while drains are dense. After
+/// ``defaultRoundsLimit``, a drain that finds parcels posted enqueues a successor (under the lock,
+/// so the phase stays true), delivers those parcels itself (their kicks may have returned) and
+/// returns, letting the other work of the queue run.
 ///
 /// One mailbox serves every subscription of its queue in the process; ``mailbox(for:)`` finds it.
 final class DeliveryMailbox: Sendable {
@@ -22,19 +41,55 @@ final class DeliveryMailbox: Sendable {
     let records: [EventRecord]
   }
 
+  /// Whether a drain is enqueued or running.
+  private enum Phase {
+    /// No drain is enqueued or running: the next kick enqueues one.
+    case idle
+    /// A drain is enqueued and has not started: it takes the parcels posted until it starts.
+    case scheduled
+    /// A drain runs on the queue: it takes the parcels posted until it ends.
+    case draining
+  }
+
   /// What the mutex protects.
   private struct Waiting {
     var parcels: [Parcel] = []
-    /// Whether a drain is enqueued and has not started: it will take the parcels posted until
-    /// then.
-    var isScheduled = false
+    var phase = Phase.idle
+    /// When the last drain ended or handed over to a successor, in uptime nanoseconds.
+    var lastDrainEnd: UInt64 = 0
   }
 
+  /// What a drain does after a round.
+  private enum Step {
+    /// Deliver these parcels, posted while it delivered.
+    case deliver([Parcel])
+    /// Deliver these parcels, posted while it delivered (their kicks may have returned, so no
+    /// other drain may deliver them after work enqueued since), then end: a successor is enqueued.
+    case deliverLast([Parcel])
+    /// Nothing waits: yield the thread, then look again.
+    case wait
+    /// The drain ends: the mailbox is idle.
+    case end
+  }
+
+  /// Below this gap between the end of a drain and the start of the next, drains are dense and a
+  /// drain waits for more posts before it ends.
+  static let denseGap: UInt64 = 100_000
+  /// How long a dense drain waits for more posts, in nanoseconds.
+  static let waitLimit: UInt64 = 20_000
+  /// How long a drain delivers before it hands over to a successor, in nanoseconds, by default.
+  static let defaultRoundsLimit: UInt64 = 500_000
+
   let queue: DispatchQueue
+  /// How long a drain delivers before it hands over to a successor, in nanoseconds.
+  private let roundsLimit: UInt64
   private let waiting = LockedValue(Waiting())
 
-  private init(queue: DispatchQueue) {
+  /// A mailbox for `queue`, outside the registry (``mailbox(for:)`` registers the ones it makes);
+  /// tests shorten `roundsLimit` to make drains hand over often.
+  init(queue: DispatchQueue, roundsLimit: UInt64 = DeliveryMailbox.defaultRoundsLimit) {
     self.queue = queue
+    self.roundsLimit = roundsLimit
   }
 
   /// The mailboxes alive, by queue (a mailbox holds its queue, so an identifier cannot be reused
@@ -72,23 +127,81 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
-  /// Enqueues a drain when parcels wait, unless one that has not started is enqueued already.
+  /// Enqueues a drain when parcels wait and the mailbox is idle; a drain enqueued or running takes
+  /// them otherwise.
+  ///
+  /// The drain is enqueued under the lock, so that no kick sees the phase scheduled before the
+  /// drain is on the queue (a kick that returned then would let the application enqueue work
+  /// ahead of its events). `async` runs no code of the application nor of this module and takes
+  /// none of their locks.
   func kick() {
-    let schedules = waiting.withLock { waiting in
-      guard !waiting.isScheduled, !waiting.parcels.isEmpty else { return false }
-      waiting.isScheduled = true
-      return true
+    waiting.withLock { waiting in
+      guard waiting.phase == .idle, !waiting.parcels.isEmpty else { return }
+      waiting.phase = .scheduled
+      queue.async { self.drain() }
     }
-    if schedules { queue.async { self.drain() } }
   }
 
-  /// Delivers the parcels waiting when it starts.
+  /// Delivers the parcels waiting when it starts, then those posted meanwhile, round after round,
+  /// until none waits (see the type's documentation for the wait of dense drains and the limit of
+  /// a drain).
   private func drain() {
-    let parcels = waiting.withLock { waiting in
-      waiting.isScheduled = false
+    let start = DispatchTime.now().uptimeNanoseconds
+    var (parcels, isDense) = waiting.withLock { waiting in
+      waiting.phase = .draining
       defer { waiting.parcels = [] }
-      return waiting.parcels
+      return (waiting.parcels, start &- waiting.lastDrainEnd < Self.denseGap)
     }
+    var waitEnd: UInt64?
+    while true {
+      if !parcels.isEmpty {
+        deliver(parcels)
+        waitEnd = nil
+      }
+      let now = DispatchTime.now().uptimeNanoseconds
+      let mayContinue = now &- start < roundsLimit
+      isDense = isDense && mayContinue
+      if isDense, waitEnd == nil { waitEnd = now &+ Self.waitLimit }
+      let mayWait = isDense && now < waitEnd ?? 0
+      switch step(at: now, mayContinue: mayContinue, mayWait: mayWait) {
+      case .deliver(let posted):
+        parcels = posted
+      case .deliverLast(let posted):
+        deliver(posted)
+        return
+      case .wait:
+        parcels = []
+        sched_yield()
+      case .end:
+        return
+      }
+    }
+  }
+
+  /// What the drain does after a round, decided under the lock: take the parcels posted (past
+  /// its limit, also enqueue a successor for those posted later), wait for some, or go back to
+  /// idle.
+  private func step(at now: UInt64, mayContinue: Bool, mayWait: Bool) -> Step {
+    waiting.withLock { waiting in
+      if !waiting.parcels.isEmpty {
+        defer { waiting.parcels = [] }
+        guard mayContinue else {
+          waiting.phase = .scheduled
+          waiting.lastDrainEnd = now
+          queue.async { self.drain() }
+          return .deliverLast(waiting.parcels)
+        }
+        return .deliver(waiting.parcels)
+      }
+      if mayWait { return .wait }
+      waiting.phase = .idle
+      waiting.lastDrainEnd = now
+      return .end
+    }
+  }
+
+  /// Delivers a round of parcels, then tells each subscription served that its delivery ended.
+  private func deliver(_ parcels: [Parcel]) {
     var served: [SubscriptionCore] = []
     served.reserveCapacity(min(parcels.count, Self.linearlySearchedCount))
     var isServed = Set<ObjectIdentifier>()

@@ -44,7 +44,9 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// while it is held (an enqueue never runs client code), so that every client receives the
   /// changes in the order they were applied. The clock is called after the lock is released.
   private let lock = NSLock()
-  private var state: DatabaseState
+  /// Only touched with `lock` held, so no two accesses overlap: the dynamic exclusivity check is
+  /// left out.
+  @exclusivity(unchecked) private var state: DatabaseState
   private var clock: @Sendable () -> Date = { Date() }
 
   /// Creates an empty database.

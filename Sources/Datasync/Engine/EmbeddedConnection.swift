@@ -60,7 +60,9 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   private let queue: DispatchQueue
   /// Protects `mail`.
   private let lock = NSLock()
-  private var mail = Mail()
+  /// Only touched with `lock` held, so no two accesses overlap: the dynamic exclusivity check is
+  /// left out.
+  @exclusivity(unchecked) private var mail = Mail()
   /// Everything below is touched only on `queue`.
   private var isAttached = false
   /// The state the client asked for with ``setConnected(_:)``.

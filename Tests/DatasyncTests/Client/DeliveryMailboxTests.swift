@@ -114,4 +114,90 @@ import Testing
       Array(ends) == events.prefix(count).map { $0.replacingOccurrences(of: "event", with: "end") })
     withExtendedLifetime(subscriptions) {}
   }
+
+  @Test func parcelsPostedWhileADrainDeliversAreDeliveredByItInOrder() throws {
+    let queue = DispatchQueue(label: "test.mailbox.running-drain")
+    let mailbox = DeliveryMailbox(queue: queue)
+    let log = Shared<[String]>([])
+    let made = Shared<MailboxProbe?>(nil)
+    let probe = try MailboxProbe(queue: queue) { poster, sequence in
+      log.update { $0.append("event \(sequence)") }
+      guard sequence == 0, let probe = made.current else { return }
+      // Enqueued before the posts below: a drain that takes them delivers them first.
+      queue.async { log.update { $0.append("work enqueued earlier") } }
+      for next in 1...3 {
+        mailbox.post([probe.parcel(poster: poster, sequence: next)])
+        mailbox.kick()
+      }
+    }
+    made.update { $0 = probe }
+    mailbox.post([probe.parcel(poster: 0, sequence: 0)])
+    mailbox.kick()
+    queue.sync {}
+    queue.sync {}
+    #expect(
+      log.current == ["event 0", "event 1", "event 2", "event 3", "work enqueued earlier"])
+    withExtendedLifetime(probe) {}
+  }
+
+  @Test func everyParcelOfRacingPostersIsDeliveredOnceInOrderBeforeLaterWork() throws {
+    let queue = DispatchQueue(label: "test.mailbox.racing-posters")
+    // Drains hand over to a successor after 20 us, so posts race that too.
+    let mailbox = DeliveryMailbox(queue: queue, roundsLimit: 20_000)
+    let posters = 4
+    let postsPerPoster = 2_000
+    let delivered = Shared<[[Int]]>(Array(repeating: [], count: posters))
+    let lateWork = Shared<Int>(0)
+    let probe = try MailboxProbe(queue: queue) { poster, sequence in
+      delivered.update { $0[poster].append(sequence) }
+    }
+    DispatchQueue.concurrentPerform(iterations: posters) { poster in
+      for sequence in 0..<postsPerPoster {
+        mailbox.post([probe.parcel(poster: poster, sequence: sequence)])
+        mailbox.kick()
+        // Work enqueued after a post and its kick runs after that parcel's event.
+        queue.async {
+          if delivered.current[poster].count <= sequence { lateWork.update { $0 += 1 } }
+        }
+        // Pauses of a few microseconds let drains end between posts.
+        if sequence % 7 == poster { usleep(UInt32(sequence % 3) * 20) }
+      }
+    }
+    queue.sync {}
+    #expect(lateWork.current == 0)
+    #expect(delivered.current == Array(repeating: Array(0..<postsPerPoster), count: posters))
+    withExtendedLifetime(probe) {}
+  }
+}
+
+/// A subscription that receives parcels made by a test and posted to a mailbox of the test: each
+/// parcel holds one record, naming its poster and its rank among that poster's parcels.
+private final class MailboxProbe: Sendable {
+  private let subscription: DatasyncSubscription
+
+  /// A probe whose events, delivered on `queue`, are passed to `onParcel`; the parcels it makes
+  /// can be told apart from the events of its node.
+  init(
+    queue: DispatchQueue,
+    onParcel: @escaping @Sendable (_ poster: Int, _ sequence: Int) -> Void
+  ) throws {
+    let manager = makeApplication().datasyncService.createManager()
+    subscription = try manager.nodeThrows(for: "probe").subscribeThrows(
+      to: .valueChange, childrenConstraint: .all, stores: false, queue: queue,
+      onEvent: { event in
+        guard event.key.value.hasPrefix("poster-"), let sequence = event.value.asInt else {
+          return
+        }
+        onParcel(Int(event.key.value.dropFirst("poster-".count))!, sequence)
+      },
+      onDeliveryEnd: nil, onCompletion: nil)
+  }
+
+  /// A parcel of one value event for the probe.
+  func parcel(poster: Int, sequence: Int) -> DeliveryMailbox.Parcel {
+    let record = EventRecord(
+      eventType: .valueChange, path: DatasyncPath(validatedKeys: [WebcomKey("poster-\(poster)")]),
+      value: .int(Int64(sequence)), previousKey: nil, acked: false)
+    return DeliveryMailbox.Parcel(subscription: subscription.core, records: [record])
+  }
 }
