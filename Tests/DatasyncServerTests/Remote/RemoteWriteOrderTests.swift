@@ -8,29 +8,48 @@ import Testing
 /// that value, so that the value (taken before the write) cannot arrive after the write's answer
 /// and take the write back on the screen until its announcement shows it again.
 @Suite(.timeLimit(.minutes(1))) struct RemoteWriteOrderTests {
+  /// A server on 127.0.0.1 that answers every request with ``handle(_:_:)``, which subclasses
+  /// script; it stops when released.
+  class ScriptedServer: @unchecked Sendable {
+    /// Protects `http`, and the state of subclasses.
+    let lock = NSLock()
+    private var http: HTTPServer?
+
+    var port: Int { lock.withLock { http?.port ?? 0 } }
+
+    init() throws {
+      let server = try startServer { [weak self] request, responder in
+        self?.handle(request, responder)
+      }
+      lock.withLock { http = server }
+    }
+
+    deinit { lock.withLock { http }?.stop() }
+
+    /// Answers a request (from the server's thread).
+    func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {}
+  }
+
   /// A server that streams `/room`, sends each stream's value `valueDelay` seconds after the
   /// stream opened, and logs what it received and sent in order: `stream n`, `value n`,
   /// `PUT n`. A `PUT` that arrives while a stream's value is held is answered at once, and the
   /// held value (from before the write) follows it, as from a server that took the value before
   /// the write but sent it late; a `PUT` after the value is answered, then announced on the
   /// stream.
-  final class HeldValueServer: @unchecked Sendable {
-    /// Protects every stored `var`: `log`, `streams`, `sentValue`, `written`, `http`, `puts`, `held`.
-    private let lock = NSLock()
+  final class HeldValueServer: ScriptedServer, @unchecked Sendable {
+    // `lock` protects every stored `var`.
     private var log: [String] = []
     private var streams: [HTTPEventStream] = []
     /// Whether the newest stream got its value.
     private var sentValue = false
     /// What the `PUT`s wrote, as `(path below /room, JSON)`.
     private var written: [(path: String, json: String)] = []
-    private var http: HTTPServer?
     let valueDelay: TimeInterval
     /// Whether the `n`th `PUT` is answered (else it is held, never answered).
     let answersPUT: @Sendable (Int) -> Bool
     private var puts = 0
     private var held: [HTTPResponder] = []
 
-    var port: Int { lock.withLock { http?.port ?? 0 } }
     var entries: [String] { lock.withLock { log } }
 
     init(
@@ -40,15 +59,10 @@ import Testing
     {
       self.valueDelay = valueDelay
       self.answersPUT = answersPUT
-      let server = try startServer { [weak self] request, responder in
-        self?.handle(request, responder)
-      }
-      lock.withLock { http = server }
+      try super.init()
     }
 
-    deinit { http?.stop() }
-
-    private func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+    override func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
       let isStream = request.headers.values(for: "Accept").contains { $0.contains("event-stream") }
       if isStream {
         guard let stream = try? responder.openEventStream() else { return }
@@ -109,29 +123,20 @@ import Testing
   /// stream of `/room` was asked for, then answers it and, `valueDelay` seconds later (never
   /// when nil), sends that stream's value taken before the write, then announces the write on
   /// both streams.
-  final class LateListenServer: @unchecked Sendable {
-    /// Protects `streams`, `put` and `http`.
-    private let lock = NSLock()
+  final class LateListenServer: ScriptedServer, @unchecked Sendable {
+    // `lock` protects `streams` and `put`.
     private var streams: [String: HTTPEventStream] = [:]
     private var put: (responder: HTTPResponder, json: String)?
-    private var http: HTTPServer?
     let valueDelay: TimeInterval?
     /// One entry per `PUT` answered.
     let answers = Recorder<Bool>()
 
-    var port: Int { lock.withLock { http?.port ?? 0 } }
-
     init(valueDelay: TimeInterval? = 0.2) throws {
       self.valueDelay = valueDelay
-      let server = try startServer { [weak self] request, responder in
-        self?.handle(request, responder)
-      }
-      lock.withLock { http = server }
+      try super.init()
     }
 
-    deinit { http?.stop() }
-
-    private func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+    override func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
       let path = request.path.replacingOccurrences(of: ".json", with: "")
       if request.headers.values(for: "Accept").contains(where: { $0.contains("event-stream") }) {
         guard let stream = try? responder.openEventStream() else { return }
@@ -207,8 +212,12 @@ import Testing
     #expect(events.wait(timeout: 0.5) { $0.count > 1 } == expected)
   }
 
-  @Test func anAnswerWaitsForTheValueOfAListenOpenedWhileItsWriteWasInFlight() throws {
-    let server = try LateListenServer()
+  /// A client of `server` shows the children of `room/c`, writes `room/c/y`, then listens to
+  /// `room` (its values to `onRoomValue`) while the write is in flight. Returns the client, its
+  /// events at `room/c` and the write's answers.
+  private func writeThenListenAbove(
+    on server: LateListenServer, onRoomValue: @escaping @Sendable (String) -> Void
+  ) throws -> (RemoteClient, events: Recorder<String>, answered: Recorder<Bool>) {
     let client = RemoteClient(url: URL(string: "http://127.0.0.1:\(server.port)")!)
     let events = Recorder<String>()
     try client.node("room/c").subscribe(
@@ -220,33 +229,28 @@ import Testing
     try client.node("room/c/y").set(2, queue: DispatchQueue(label: "test.result")) {
       answered.append((try? $0.get()) != nil)
     }
-    let room = Recorder<String>()
     try client.node("room").subscribe(
       to: .valueChange, queue: DispatchQueue(label: "test.room"),
-      onEvent: { room.append($0.value.json) })
+      onEvent: { onRoomValue($0.value.json) })
+    return (client, events, answered)
+  }
+
+  @Test func anAnswerWaitsForTheValueOfAListenOpenedWhileItsWriteWasInFlight() throws {
+    let server = try LateListenServer()
+    let room = Recorder<String>()
+    let (client, events, answered) = try writeThenListenAbove(on: server, onRoomValue: room.append)
 
     #expect(answered.wait(for: 1) == [true])
     #expect(room.wait(for: 1) == [#"{"c":{"x":1,"y":2}}"#])
     // The write's announcements follow the value; they change nothing on the screen.
     let expected = ["+x 1", "+y 2"]
     #expect(events.wait(timeout: 0.5) { $0.count > 2 } == expected)
+    withExtendedLifetime(client) {}
   }
 
   @Test func anAnswerWaitingAtADisconnectionReachesTheClientAfterTheNextConnection() throws {
     let server = try LateListenServer(valueDelay: nil)
-    let client = RemoteClient(url: URL(string: "http://127.0.0.1:\(server.port)")!)
-    let events = Recorder<String>()
-    try client.node("room/c").subscribe(
-      to: .child(addition: true, change: true, removal: true),
-      queue: DispatchQueue(label: "test.write-order"),
-      onEvent: { events.append(describeRemote($0)) })
-    #expect(events.wait(for: 1) == ["+x 1"])
-    let answered = Recorder<Bool>()
-    try client.node("room/c/y").set(2, queue: DispatchQueue(label: "test.result")) {
-      answered.append((try? $0.get()) != nil)
-    }
-    try client.node("room").subscribe(
-      to: .valueChange, queue: DispatchQueue(label: "test.room"), onEvent: { _ in })
+    let (client, _, answered) = try writeThenListenAbove(on: server, onRoomValue: { _ in })
     #expect(server.answers.wait(for: 1) == [true])
     // The value of `/room` never comes: the answer waits for it.
     #expect(answered.wait(timeout: 0.3) { !$0.isEmpty }.isEmpty)
