@@ -114,6 +114,9 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
+  /// Whether no drain is enqueued or running.
+  var isIdle: Bool { waiting.withLock { $0.phase == .idle } }
+
   /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards. When
   /// none waits (a drain took them), the array posted becomes the waiting one, without a copy.
   func post(_ parcels: [Parcel]) {

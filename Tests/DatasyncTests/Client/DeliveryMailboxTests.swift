@@ -159,8 +159,15 @@ import Testing
         queue.async {
           if delivered.current[poster].count <= sequence { lateWork.update { $0 += 1 } }
         }
-        // Pauses of a few microseconds let drains end between posts.
-        if sequence % 7 == poster { usleep(UInt32(sequence % 3) * 20) }
+        // Now and then the poster waits (bounded) until the mailbox is idle, so that its next
+        // kick enqueues a drain, racing the kicks of the other posters.
+        if sequence % 2 == poster % 2 {
+          var yields = 0
+          while !mailbox.isIdle && yields < 1_000_000 {
+            sched_yield()
+            yields += 1
+          }
+        }
       }
     }
     queue.sync {}
