@@ -72,7 +72,9 @@ struct ClientCache {
     }
     if pending.isEmpty {
       visible = server
-      return Change(old: old, footprints: operation.footprints)
+      return Change(
+        old: old, footprints: operation.footprints,
+        knownEffects: shared == nil ? nil : Self.effects(of: operation, replacing: old))
     }
     visible = pending.applied(to: server)
     return Change(old: old, footprints: operation.footprints + pending.footprints)
@@ -109,6 +111,16 @@ struct ClientCache {
       return (footprints, nil)
     }
     return (footprints, reapplyPending(footprints: footprints))
+  }
+
+  /// The effects of a set on a tree it was applied to (`old` before it), found with one look-up
+  /// in `old`: the value written is the new value there. Nil for other operations.
+  private static func effects(of operation: WriteOperation, replacing old: JSONValue)
+    -> [ChangeEffect]?
+  {
+    guard case .set(let path, let value) = operation else { return nil }
+    let written = value.isNull ? JSONValue.null : value
+    return old.value(at: path.keys) == written ? [] : [ChangeEffect(path: path, children: nil)]
   }
 
   /// Whether two operations are the same `set` (same path, same value), so that they give the

@@ -50,6 +50,9 @@ struct ClientStateMachineDriver {
     case listenData(_ path: String, _ json: String)
     /// Back end: another client set a value.
     case changed(_ path: String, _ json: String)
+    /// Back end in the same process: another client set a value, announced with the new value
+    /// of a listen at or above it (`listenJSON`).
+    case changedSharing(_ path: String, _ json: String, listen: String, _ listenJSON: String)
     /// Back end: a write acknowledged, announcing the set it applied (nil: no announcement).
     case acknowledged(RequestIdentifier, set: (path: String, json: String)? = nil)
     case rejected(RequestIdentifier, WebcomError.Code, current: String? = nil)
@@ -134,6 +137,11 @@ struct ClientStateMachineDriver {
       return machine.receive(.listenData(try Self.path(path), try Self.value(json)))
     case .changed(let path, let json):
       return machine.receive(.changed(.set(try Self.path(path), try Self.value(json))))
+    case .changedSharing(let path, let json, let listen, let listenJSON):
+      return machine.receive(
+        .changedSharing(
+          .set(try Self.path(path), try Self.value(json)), listen: try Self.path(listen),
+          value: try Self.value(listenJSON)))
     case .acknowledged(let identifier, let announced):
       let operation = try announced.map { announced throws(WebcomError) in
         WriteOperation.set(try Self.path(announced.path), try Self.value(announced.json))

@@ -77,6 +77,38 @@ import Testing
     ])
   }
 
+  @Test func aWriteAnnouncedWithTheBackEndsSharedValueRaisesTheEventsOfWhatItChanged() throws {
+    var driver = ClientStateMachineDriver()
+    try driver.run([
+      (.connected(), ["state connected"]),
+      (
+        .subscribe(1, "/a", .child(addition: true, change: true, removal: true)), ["send listen /a"]
+      ),
+      (.subscribe(2, "/a", .valueChange), []),
+      (.listenData("/a", #"{"x":1}"#), ["s1 +x", #"s2 ={"x":1}"#]),
+      (
+        .changedSharing("/a/y", "2", listen: "/a", #"{"x":1,"y":2}"#),
+        ["s1 +y", #"s2 ={"x":1,"y":2}"#]
+      ),
+      // The same value again changes nothing: no event.
+      (.changedSharing("/a/y", "2", listen: "/a", #"{"x":1,"y":2}"#), []),
+      (
+        .changedSharing("/a/x", "3", listen: "/a", #"{"x":3,"y":2}"#),
+        ["s1 ~x", #"s2 ={"x":3,"y":2}"#]
+      ),
+      (.changedSharing("/a/x", "null", listen: "/a", #"{"y":2}"#), ["s1 -x", #"s2 ={"y":2}"#]),
+      // Removing what is not there changes nothing.
+      (.changedSharing("/a/x", "null", listen: "/a", #"{"y":2}"#), []),
+      // Under a pending local write, the local value stays visible.
+      (.set("/a/y", "5"), ["s1 ~y*", #"s2 ={"y":5}*"#, "send write 3 set /a/y 5"]),
+      (.changedSharing("/a/y", "6", listen: "/a", #"{"y":6}"#), []),
+      (
+        .changedSharing("/a/z", "7", listen: "/a", #"{"y":6,"z":7}"#),
+        ["s1 +z", #"s2 ={"y":5,"z":7}*"#]
+      ),
+    ])
+  }
+
   @Test func aWindowShowsOnlyItsChildrenAndTheirChanges() throws {
     var driver = ClientStateMachineDriver()
     try driver.run([
