@@ -1,40 +1,31 @@
 import Datasync
 
-/// The state machine behind `children(as:)`: it applies child events to the decoded children,
-/// marks the end of each write at its value event, and at the end of each delivery (one or more
-/// writes that were waiting for the stream's queue) tells what to emit — one emission for all of
-/// them.
+/// The state machine behind `children(as:)`: it decodes the children of child events, marks the
+/// end of each write at its value event, and at the end of each delivery (one or more writes
+/// that were waiting for the stream's queue) tells what to emit — one emission for all of them.
+///
+/// The tree is updated once per delivery, not once per event: the changes of the completed
+/// writes are applied in one pass (``ChildrenTree/applying(sortedChanges:)``), which copies each
+/// node on their paths once. A delivery of m new messages at the end of a chat of n costs one
+/// path and m nodes, not m paths, and an initial load is built in O(n).
 ///
 /// `@inlinable`, so that `children(as:)` specialises it, and its tree, with the caller's type.
+
 @usableFromInline
 struct ChildrenAccumulator<Value> {
-  /// The children after the last complete write, and what they need for an emission.
-  @usableFromInline
-  struct Snapshot {
-    @usableFromInline var children: ChildrenTree<Value>
-    @usableFromInline var undecodableCount: Int
-
-    @inlinable
-    init(children: ChildrenTree<Value>, undecodableCount: Int) {
-      self.children = children
-      self.undecodableCount = undecodableCount
-    }
-  }
-
   @usableFromInline let decode: (DatasyncValue) -> Value?
-  /// The decoded children, with `appended` (see ``materialize()``).
+  /// The decoded children as of the last emission.
   @usableFromInline var children = ChildrenTree<Value>()
-  /// Children added to an empty tree in increasing key order (an initial load), not in
-  /// `children` yet: they are built into it at once, in O(n), when a write completes or another
-  /// kind of change comes.
-  @usableFromInline var appended: [(key: WebcomKey, value: Value)] = []
+  /// The changes received since the last emission, in order: a key's decoded value, or nil when
+  /// the child was removed or cannot be decoded.
+  @usableFromInline var changes: [(key: WebcomKey, value: Value?)] = []
+  /// How many of `changes` belong to completed writes.
+  @usableFromInline var completedCount = 0
   @usableFromInline var undecodable: Set<WebcomKey> = []
-  /// The keys touched since the last complete write.
-  @usableFromInline var touched: [WebcomKey] = []
-  /// The state at the last complete write not emitted yet, and the keys touched up to it.
-  @usableFromInline var completed: Snapshot?
-  @usableFromInline var completedTouched: [WebcomKey] = []
-  @usableFromInline var emitted = ChildrenTree<Value>()
+  /// The number of undecodable children at the last complete write.
+  @usableFromInline var completedUndecodableCount = 0
+  /// Whether a write completed since the last emission.
+  @usableFromInline var hasCompletedWrite = false
   @usableFromInline var isLoaded = false
 
   @inlinable
@@ -42,48 +33,23 @@ struct ChildrenAccumulator<Value> {
     self.decode = decode
   }
 
-  /// Applies a child addition, change or removal.
+  /// Records a child addition, change or removal.
   @inlinable
   mutating func apply(_ event: DatasyncEvent) {
     guard case .child(let addition, let change, let removal, _) = event.eventType else { return }
     let key = event.key
     if removal {
-      materialize()
-      children = children.removing(key)
+      changes.append((key, nil))
       forgetUndecodable(key)
     } else if addition || change {
       let value = decode(event.value)
-      // A key past every child of an empty tree (the initial load comes in key order): it is
-      // new, so it is appended, or only counted when it cannot be decoded.
-      if children.count == 0, appended.last.map({ $0.key < key }) ?? true {
-        if let value {
-          appended.append((key, value))
-          forgetUndecodable(key)
-        } else {
-          undecodable.insert(key)
-        }
+      changes.append((key, value))
+      if value == nil {
+        undecodable.insert(key)
       } else {
-        materialize()
-        if let value {
-          children = children.setting(value, for: key)
-          forgetUndecodable(key)
-        } else {
-          children = children.removing(key)
-          undecodable.insert(key)
-        }
+        forgetUndecodable(key)
       }
-    } else {
-      return
     }
-    touched.append(key)
-  }
-
-  /// Builds the appended children into the (empty) tree.
-  @inlinable
-  mutating func materialize() {
-    guard !appended.isEmpty else { return }
-    children = ChildrenTree(increasing: appended)
-    appended = []
   }
 
   /// Drops a key from the undecodable ones; hashes it only when there are some.
@@ -96,10 +62,9 @@ struct ChildrenAccumulator<Value> {
   /// at the end of the delivery.
   @inlinable
   mutating func completeWrite() {
-    materialize()
-    completed = Snapshot(children: children, undecodableCount: undecodable.count)
-    completedTouched.append(contentsOf: touched)
-    touched.removeAll(keepingCapacity: true)
+    completedCount = changes.count
+    completedUndecodableCount = undecodable.count
+    hasCompletedWrite = true
   }
 
   /// The emission due at the end of a delivery: the first one (the initial load, complete), then
@@ -107,45 +72,59 @@ struct ChildrenAccumulator<Value> {
   /// children; nil when nothing changed.
   @inlinable
   mutating func completeDelivery() -> DatasyncChildren<Value>? {
-    guard let completed else { return nil }
-    defer {
-      self.completed = nil
-      emitted = completed.children
-      completedTouched.removeAll(keepingCapacity: true)
-    }
+    guard hasCompletedWrite else { return nil }
+    hasCompletedWrite = false
+    let emitted = children
+    let batch = Self.lastChangePerKey(changes[..<completedCount])
+    children = children.applying(sortedChanges: batch[...])
+    changes.removeFirst(completedCount)
+    completedCount = 0
     guard isLoaded else {
       isLoaded = true
       let changes = DatasyncChildrenChanges(
-        inserted: Array(0..<completed.children.count), removed: [], updated: [],
-        isInitialLoad: true)
+        inserted: Array(0..<children.count), removed: [], updated: [], isInitialLoad: true)
       return DatasyncChildren(
-        tree: completed.children, changes: changes, undecodableCount: completed.undecodableCount)
+        tree: children, changes: changes, undecodableCount: completedUndecodableCount)
     }
     var inserted: [Int] = []
     var removed: [Int] = []
     var updated: [Int] = []
-    func classify(_ key: WebcomKey) {
-      switch (emitted.index(of: key), completed.children.index(of: key)) {
+    for (key, _) in batch {
+      switch (emitted.index(of: key), children.index(of: key)) {
       case (nil, let new?): inserted.append(new)
       case (let old?, nil): removed.append(old)
       case (_?, let new?): updated.append(new)
       case (nil, nil): break
       }
     }
-    if completedTouched.count == 1 {
-      // One child changed (the common case): nothing to deduplicate or sort.
-      classify(completedTouched[0])
-    } else {
-      var seen = Set<WebcomKey>(minimumCapacity: completedTouched.count)
-      for key in completedTouched where seen.insert(key).inserted { classify(key) }
-      inserted.sort()
-      removed.sort()
-      updated.sort()
-    }
     guard !(inserted.isEmpty && removed.isEmpty && updated.isEmpty) else { return nil }
+    // The batch is in key order, so are the positions.
     let changes = DatasyncChildrenChanges(
       inserted: inserted, removed: removed, updated: updated, isInitialLoad: false)
     return DatasyncChildren(
-      tree: completed.children, changes: changes, undecodableCount: completed.undecodableCount)
+      tree: children, changes: changes, undecodableCount: completedUndecodableCount)
+  }
+
+  /// The changes sorted by key, each key once with its last change.
+  @inlinable
+  static func lastChangePerKey(_ changes: ArraySlice<(key: WebcomKey, value: Value?)>)
+    -> [(key: WebcomKey, value: Value?)]
+  {
+    // Keys that arrive in increasing order (an initial load, new messages of a chat) need
+    // neither sorting nor deduplicating.
+    if zip(changes, changes.dropFirst()).allSatisfy({ $0.key < $1.key }) { return Array(changes) }
+    // Sorted by key, then by arrival: the last of each run of equal keys is the one kept.
+    let ordered = changes.indices.sorted { lhs, rhs in
+      let order = WebcomKey.order(changes[lhs].key, changes[rhs].key)
+      return order != 0 ? order < 0 : lhs < rhs
+    }
+    var result: [(key: WebcomKey, value: Value?)] = []
+    result.reserveCapacity(ordered.count)
+    for (position, index) in ordered.enumerated()
+    where position + 1 == ordered.count || changes[ordered[position + 1]].key != changes[index].key
+    {
+      result.append(changes[index])
+    }
+    return result
   }
 }

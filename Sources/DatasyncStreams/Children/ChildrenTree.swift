@@ -119,6 +119,81 @@ struct ChildrenTree<Value> {
     ChildrenTree(root: Self.remove(key, from: root))
   }
 
+  /// The tree with a batch of changes applied: each key bound to its value, or removed where
+  /// its value is nil. `changes` must be sorted by key without duplicates.
+  ///
+  /// One pass over the tree: each node on the path to a changed key is copied once, whatever
+  /// the number of changes below it, and keys past the tree's ends are built into balanced
+  /// subtrees. A batch of m new keys after every key (a chat's new messages) costs one path and
+  /// O(m) nodes, where m insertions would copy m paths.
+  @inlinable
+  func applying(sortedChanges changes: ArraySlice<(key: WebcomKey, value: Value?)>)
+    -> ChildrenTree
+  {
+    ChildrenTree(root: Self.apply(changes, to: root))
+  }
+
+  @inlinable
+  static func apply(_ changes: ArraySlice<(key: WebcomKey, value: Value?)>, to node: Node?)
+    -> Node?
+  {
+    guard !changes.isEmpty else { return node }
+    guard let node else {
+      let bound = changes.compactMap { change in change.value.map { (change.key, $0) } }
+      return build(bound, bound.indices)
+    }
+    // The first change whose key is not before the node's.
+    var low = changes.startIndex
+    var high = changes.endIndex
+    while low < high {
+      let middle = low + (high - low) / 2
+      if WebcomKey.order(changes[middle].key, node.key) < 0 {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    let hitsNode = low < changes.endIndex && changes[low].key == node.key
+    let left = apply(changes[..<low], to: node.left)
+    let right = apply(changes[(hitsNode ? low + 1 : low)...], to: node.right)
+    guard hitsNode else {
+      return left === node.left && right === node.right
+        ? node : link(node.key, node.value, left, right)
+    }
+    guard let value = changes[low].value else { return concatenate(left, right) }
+    return link(node.key, value, left, right)
+  }
+
+  /// The tree of `left`, then the entry, then `right`, whatever their sizes (every key of `left`
+  /// before `key`, every key of `right` after it): O(log n).
+  @inlinable
+  static func link(_ key: WebcomKey, _ value: Value, _ left: Node?, _ right: Node?) -> Node {
+    guard let left else { return insert(key, value, into: right) }
+    guard let right else { return insert(key, value, into: left) }
+    if 3 * weight(left) < weight(right) {
+      return balance(right.key, right.value, link(key, value, left, right.left), right.right)
+    }
+    if 3 * weight(right) < weight(left) {
+      return balance(left.key, left.value, left.left, link(key, value, left.right, right))
+    }
+    return Node(key, value, left, right)
+  }
+
+  /// The tree of `left` then `right`, whatever their sizes (every key of `left` before those of
+  /// `right`): O(log n).
+  @inlinable
+  static func concatenate(_ left: Node?, _ right: Node?) -> Node? {
+    guard let left else { return right }
+    guard let right else { return left }
+    if 3 * weight(left) < weight(right) {
+      return balance(right.key, right.value, concatenate(left, right.left), right.right)
+    }
+    if 3 * weight(right) < weight(left) {
+      return balance(left.key, left.value, left.left, concatenate(left.right, right))
+    }
+    return glue(left, right)
+  }
+
   // MARK: Balancing (weight-balanced tree, parameters delta = 3, ratio = 2)
 
   @inlinable

@@ -78,6 +78,67 @@ import Testing
     check(tree, against: model)
   }
 
+  /// Batches of any size and shape (a few keys, long runs past either end, removals of whole
+  /// ranges, keys absent from the tree) give the model's entries in a weight-balanced tree.
+  @Test(arguments: [1, 2, 3, 4, 5, 6])
+  func appliesSortedBatchesAsTheModelDoes(seed: UInt64) {
+    var random = SplitMix(state: seed)
+    var tree = ChildrenTree<Int>()
+    var model: [Int: Int] = [:]
+    for step in 0..<300 {
+      var batch: [Int: Int?] = [:]
+      let lowest = Int.random(in: -200..<2_000, using: &random)
+      let span = [1, 10, 400][Int.random(in: 0..<3, using: &random)]
+      let removes = Double.random(in: 0..<1, using: &random)
+      for _ in 0..<Int.random(in: 1...span, using: &random) {
+        let key = lowest + Int.random(in: 0..<(span * 2), using: &random)
+        batch[key] = Double.random(in: 0..<1, using: &random) < removes ? nil : .some(step)
+      }
+      let sorted = batch.keys.map { key in (key: Self.key(key), value: batch[key]!) }
+        .sorted { $0.key < $1.key }
+      tree = tree.applying(sortedChanges: sorted[...])
+      for (key, value) in batch { model[key] = value }
+      #expect(isWeightBalanced(tree.root), "step \(step)")
+    }
+    check(
+      tree, against: Dictionary(uniqueKeysWithValues: model.map { (Self.key($0.key), $0.value) }))
+  }
+
+  @Test func appendsALongRunAfterEveryKeyAsOneBalancedTree() {
+    var tree = ChildrenTree<Int>()
+    var model: [WebcomKey: Int] = [:]
+    for run in 0..<20 {
+      let keys = (run * 500..<(run + 1) * 500).map { Self.key($0) }
+      tree = tree.applying(sortedChanges: keys.map { (key: $0, value: .some(run)) }[...])
+      for key in keys { model[key] = run }
+      #expect(isWeightBalanced(tree.root))
+    }
+    let removals = (0..<9_000).map { (key: Self.key($0), value: Int?.none) }
+    tree = tree.applying(sortedChanges: removals[...])
+    for index in 0..<9_000 { model[Self.key(index)] = nil }
+    #expect(isWeightBalanced(tree.root))
+    check(tree, against: model)
+  }
+
+  /// Keys that sort as the integers do (zero-padded).
+  private static func key(_ value: Int) -> WebcomKey {
+    WebcomKey(String(format: "k%+06d", value))
+  }
+
+  /// Whether every subtree is sized, ordered and weight-balanced (3 × the weight of each side at
+  /// least the other's, weight = size + 1).
+  private func isWeightBalanced(_ node: ChildrenTree<Int>.Node?) -> Bool {
+    guard let node else { return true }
+    let leftWeight = (node.left?.size ?? 0) + 1
+    let rightWeight = (node.right?.size ?? 0) + 1
+    return node.size == leftWeight + rightWeight - 1
+      && (leftWeight + rightWeight <= 3
+        || (3 * leftWeight >= rightWeight && 3 * rightWeight >= leftWeight))
+      && node.left.map { $0.key < node.key } ?? true
+      && node.right.map { node.key < $0.key } ?? true
+      && isWeightBalanced(node.left) && isWeightBalanced(node.right)
+  }
+
   private func height(_ node: ChildrenTree<Int>.Node?) -> Int {
     guard let node else { return 0 }
     return 1 + max(height(node.left), height(node.right))
