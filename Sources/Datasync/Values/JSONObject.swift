@@ -117,32 +117,14 @@ package struct JSONObject: Sendable {
 
   /// The greatest key before `key` in key order, `nil` when there is none.
   func key(before key: WebcomKey) -> WebcomKey? {
-    var candidate: WebcomKey?
-    var node = root
-    while let current = node {
-      if current.order(of: key) > 0 {
-        candidate = current.key
-        node = current.right
-      } else {
-        node = current.left
-      }
-    }
-    return candidate
+    guard let root else { return nil }
+    return JSONObjectNode.neighbour(of: key, under: Unmanaged.passUnretained(root), before: true)
   }
 
   /// The smallest key after `key` in key order, `nil` when there is none.
   func key(after key: WebcomKey) -> WebcomKey? {
-    var candidate: WebcomKey?
-    var node = root
-    while let current = node {
-      if current.order(of: key) < 0 {
-        candidate = current.key
-        node = current.left
-      } else {
-        node = current.right
-      }
-    }
-    return candidate
+    guard let root else { return nil }
+    return JSONObjectNode.neighbour(of: key, under: Unmanaged.passUnretained(root), before: false)
   }
 
   /// The first element in key order.

@@ -71,6 +71,25 @@ final class JSONObjectNode: Sendable {
     return found
   }
 
+  /// The greatest key before `key` in the tree under `root` (`before`), or the smallest after
+  /// it; found without retaining each node on the way down, like ``value(for:under:)``, and
+  /// rebuilding only the key returned.
+  static func neighbour(of key: WebcomKey, under root: Unmanaged<JSONObjectNode>, before: Bool)
+    -> WebcomKey?
+  {
+    var candidate: Unmanaged<JSONObjectNode>?
+    var node: Unmanaged<JSONObjectNode>? = root
+    while let current = node {
+      node = current._withUnsafeGuaranteedRef { node in
+        let order = node.order(of: key)
+        let passes = before ? order > 0 : order < 0
+        if passes { candidate = current }
+        return (passes == before ? node.right : node.left).map(Unmanaged.passUnretained)
+      }
+    }
+    return candidate?._withUnsafeGuaranteedRef { $0.key }
+  }
+
   /// Calls `body` with each node of the subtree in key order, without allocating.
   func forEachInOrder(_ body: (JSONObjectNode) throws -> Void) rethrows {
     if let left { try left.forEachInOrder(body) }
