@@ -5,16 +5,34 @@ struct ChangeEffect {
   /// The modified direct children of `path`; nil when the whole node changed (also when it
   /// changed kind, for example from a string to an object).
   let children: Set<WebcomKey>?
+  /// The values at `path` before and after the change (null where absent), when the change set
+  /// the node whole and found them while doing so: a view of the parent's children then takes
+  /// them instead of looking the child up in both trees.
+  let values: (before: JSONValue, after: JSONValue)?
 
   /// The effect a footprint allows: everything it may have modified.
   init(footprint: ChangeFootprint) {
     path = footprint.path
     children = footprint.children.map(Set.init)
+    values = nil
   }
 
-  init(path: DatasyncPath, children: Set<WebcomKey>?) {
+  init(
+    path: DatasyncPath, children: Set<WebcomKey>?,
+    values: (before: JSONValue, after: JSONValue)? = nil
+  ) {
     self.path = path
     self.children = children
+    self.values = values
+  }
+
+  /// The key and values of the child of `parent` that the effect set, when it set one child of
+  /// `parent` whole with known values.
+  func childValues(under parent: DatasyncPath) -> ViewDiff.KnownChild? {
+    guard let values, children == nil, path.depth == parent.depth + 1,
+      parent.isAncestor(of: path)
+    else { return nil }
+    return ViewDiff.KnownChild(key: path.key, before: values.before, after: values.after)
   }
 
   /// The effects of `footprints` between two trees; footprints that changed nothing are dropped.

@@ -50,7 +50,8 @@ struct ClientCache {
       let written = value.isNull ? JSONValue.null : value
       return Change(
         old: old, footprints: operation.footprints,
-        knownEffects: replaced == written ? [] : [ChangeEffect(path: path, children: nil)],
+        knownEffects: replaced == written
+          ? [] : [ChangeEffect(path: path, children: nil, values: (replaced, written))],
         isLocalWrite: true)
     case .merge, .increment:
       visible = operation.applyingOptimistically(to: visible)
@@ -120,7 +121,9 @@ struct ClientCache {
   {
     guard case .set(let path, let value) = operation else { return nil }
     let written = value.isNull ? JSONValue.null : value
-    return old.value(at: path.keys) == written ? [] : [ChangeEffect(path: path, children: nil)]
+    let replaced = old.value(at: path.keys)
+    return replaced == written
+      ? [] : [ChangeEffect(path: path, children: nil, values: (replaced, written))]
   }
 
   /// Whether two operations are the same `set` (same path, same value), so that they give the

@@ -173,7 +173,8 @@ struct ClientViews {
     ).compactMap { view, relevance -> (view: View, diff: ViewDiff)? in
       ViewDiff.compute(
         path: view.path, constraint: view.constraint, relevance: relevance, old: change.old,
-        new: cache.visible, needsChildChanges: needsChildChanges(view)
+        new: cache.visible, needsChildChanges: needsChildChanges(view),
+        knownChild: changed.count == 1 ? changed[0].childValues(under: view.path) : nil
       ).map { (view, $0) }
     }
     for (view, diff) in diffs where !diff.children.isEmpty {

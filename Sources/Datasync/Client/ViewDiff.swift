@@ -1,5 +1,14 @@
 /// The events a change raises on one view: child changes in delivery order, then the value.
 struct ViewDiff {
+  /// A child whose values before and after the change are known (the change set it whole).
+  struct KnownChild {
+    let key: WebcomKey
+    /// Null where the child was absent.
+    let before: JSONValue
+    /// Null where the child is absent.
+    let after: JSONValue
+  }
+
   /// Removals, then additions, then changes, each group in key order.
   let children: [ChildChange]
   /// Whether value subscriptions get an event.
@@ -16,9 +25,12 @@ struct ViewDiff {
   /// When `needsChildChanges` is false and the view shows all the children, only whether the
   /// value changed is computed (`children` is then empty): that is all a view whose subscribers
   /// take value events needs, and it costs O(log n) whatever the change.
+  ///
+  /// `knownChild`, a child the change set whole, spares looking it up in both trees when the
+  /// view shows all the children.
   static func compute(
     path: DatasyncPath, constraint: DatasyncChildrenConstraint, relevance: ViewRelevance,
-    old: JSONValue, new: JSONValue, needsChildChanges: Bool = true
+    old: JSONValue, new: JSONValue, needsChildChanges: Bool = true, knownChild: KnownChild? = nil
   ) -> ViewDiff? {
     if !needsChildChanges, case .all = constraint {
       return valueDiff(path: path, relevance: relevance, old: old, new: new)
@@ -37,7 +49,8 @@ struct ViewDiff {
       changes = wholeDiff(oldWindow, newWindow)
     case .children(let keys):
       nodeChanged = true
-      changes = childrenDiff(keys, oldWindow, newWindow)
+      changes = childrenDiff(
+        keys, oldWindow, newWindow, knownChild: constraint == .all ? knownChild : nil)
     }
     let valueChanged: Bool
     if case .all = constraint {
@@ -80,7 +93,7 @@ struct ViewDiff {
   }
 
   private static func childrenDiff(
-    _ keys: Set<WebcomKey>, _ old: ChildrenWindow, _ new: ChildrenWindow
+    _ keys: Set<WebcomKey>, _ old: ChildrenWindow, _ new: ChildrenWindow, knownChild: KnownChild?
   ) -> [ChildChange] {
     var candidates = keys
     if new.constraint != .all {
@@ -91,8 +104,15 @@ struct ViewDiff {
     }
     var changes: [ChildChange] = []
     for key in candidates {
-      let before = old.value(of: key)
-      let after = new.value(of: key)
+      let before: JSONValue?
+      let after: JSONValue?
+      if let knownChild, knownChild.key == key {
+        before = knownChild.before.isNull ? nil : knownChild.before
+        after = knownChild.after.isNull ? nil : knownChild.after
+      } else {
+        before = old.value(of: key)
+        after = new.value(of: key)
+      }
       switch (before, after) {
       case (let before?, nil):
         changes.append(ChildChange(kind: .removal, key: key, value: before, previousKey: nil))
