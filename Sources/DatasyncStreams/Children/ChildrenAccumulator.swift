@@ -10,13 +10,12 @@ import Datasync
 /// path and m nodes, not m paths, and an initial load is built in O(n).
 ///
 /// `@inlinable`, so that `children(as:)` specialises it, and its tree, with the caller's type.
-
 @usableFromInline
 struct ChildrenAccumulator<Value> {
   @usableFromInline let decode: (DatasyncValue) -> Value?
-  /// The decoded children as of the last emission.
+  /// The decoded children as of the last delivery.
   @usableFromInline var children = ChildrenTree<Value>()
-  /// The changes received since the last emission, in order: a key's decoded value, or nil when
+  /// The changes received since the last delivery, in order: a key's decoded value, or nil when
   /// the child was removed or cannot be decoded.
   @usableFromInline var changes: [(key: WebcomKey, value: Value?)] = []
   /// How many of `changes` belong to completed writes.
@@ -24,7 +23,7 @@ struct ChildrenAccumulator<Value> {
   @usableFromInline var undecodable: Set<WebcomKey> = []
   /// The number of undecodable children at the last complete write.
   @usableFromInline var completedUndecodableCount = 0
-  /// Whether a write completed since the last emission.
+  /// Whether a write completed since the last delivery.
   @usableFromInline var hasCompletedWrite = false
   @usableFromInline var isLoaded = false
 
