@@ -14,18 +14,23 @@ extension DatasyncNode {
 
   /// Deletes the value (see ``clear(at:queue:then:)``).
   public func clear(at time: DatasyncTime = .now) async throws {
-    try await write(.set(location, .null), at: time)
+    try await withCallback { clear(at: time, queue: $0, then: $1) }
   }
 
   /// Replaces the value (see ``set(_:at:queue:then:)``).
   public func set<T: Encodable>(_ value: T, at time: DatasyncTime = .now) async throws {
     let tree = try JSONValue.fromEncodable(value, encoder: context.encoder)
-    try await write(.set(location, tree), at: time)
+    try await withCallback {
+      perform(.set(location, tree), at: time, target: CallbackTarget(queue: $0, then: $1))
+    }
   }
 
   /// Merges an object into the value (see ``merge(with:at:queue:then:)``).
   public func merge<T: Encodable>(with value: T, at time: DatasyncTime = .now) async throws {
-    try await write(try mergeOperation(value), at: time)
+    let operation = try mergeOperation(value)
+    try await withCallback {
+      perform(operation, at: time, target: CallbackTarget(queue: $0, then: $1))
+    }
   }
 
   /// Adds a child with a push identifier key (see ``push(_:queue:then:)``).
@@ -35,7 +40,9 @@ extension DatasyncNode {
   public func push<T: Encodable>(_ value: T) async throws -> DatasyncNode {
     let tree = try JSONValue.fromEncodable(value, encoder: context.encoder)
     let child = createChild()
-    try await write(.set(child.location, tree), at: .now)
+    try await withCallback {
+      perform(.set(child.location, tree), at: .now, target: CallbackTarget(queue: $0, then: $1))
+    }
     return child
   }
 
@@ -65,25 +72,6 @@ extension DatasyncNode {
   /// Cancels the disconnection operations (see ``cancelDisconnectionOperations(queue:then:)``).
   public func cancelDisconnectionOperations() async throws {
     try await withCallback { cancelDisconnectionOperations(queue: $0, then: $1) }
-  }
-
-  /// Hands a write to the client and waits for its outcome.
-  ///
-  /// The task is resumed where the client gets the answer, with no hop through a queue: an
-  /// embedded database acknowledges a write within the call, so the task goes on without
-  /// suspending. Resuming runs none of the caller's code there; the task continues on its own
-  /// executor.
-  private func write(_ operation: WriteOperation, at time: DatasyncTime) async throws {
-    try await withCheckedThrowingContinuation {
-      (continuation: CheckedContinuation<Void, any Error>) in
-      do throws(WebcomError) {
-        try perform(
-          operation, at: time,
-          answer: .value { result in continuation.resume(with: result.map { _ in }) })
-      } catch {
-        continuation.resume(throwing: error)
-      }
-    }
   }
 
   /// Runs a callback-form operation and waits for its callback, called on a private queue (never

@@ -262,27 +262,20 @@ extension DatasyncNode {
   func perform(_ operation: WriteOperation, at time: DatasyncTime, target: CallbackTarget<Void>)
     -> Bool
   {
+    let answer = target.outcome
     do throws(WebcomError) {
-      try perform(operation, at: time, answer: target.outcome)
+      switch time {
+      case .now:
+        try client.write(operation, answer: answer)
+      case .nextDisconnection:
+        try client.writeOnDisconnection(operation, repeating: false, answer: answer)
+      case .onDisconnection:
+        try client.writeOnDisconnection(operation, repeating: true, answer: answer)
+      }
       return true
     } catch {
       target.deliver(.failure(error))
       return false
-    }
-  }
-
-  /// Hands a write to the client, which calls `answer` with its outcome; throws when the client
-  /// refuses it (nothing is written then).
-  func perform(
-    _ operation: WriteOperation, at time: DatasyncTime, answer: DatasyncClient.WaitingAnswer?
-  ) throws(WebcomError) {
-    switch time {
-    case .now:
-      try client.write(operation, answer: answer)
-    case .nextDisconnection:
-      try client.writeOnDisconnection(operation, repeating: false, answer: answer)
-    case .onDisconnection:
-      try client.writeOnDisconnection(operation, repeating: true, answer: answer)
     }
   }
 }
