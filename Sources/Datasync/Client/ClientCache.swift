@@ -37,14 +37,6 @@ struct ClientCache {
     visible.value(at: path.keys)
   }
 
-  /// The back end's value at `location` when the visible value there is that very value (no
-  /// pending write changes it): a write applied there now starts from it (see
-  /// ``ExpectedWrite``).
-  func unchangedServerValue(at location: DatasyncPath) -> JSONValue? {
-    let base = server.value(at: location.keys)
-    return visible.value(at: location.keys).isIdentical(to: base) ? base : nil
-  }
-
   /// Applies a local write on top of the pending ones, as the client expects the back end to.
   mutating func applyLocal(_ operation: WriteOperation, identifier: RequestIdentifier) -> Change {
     let old = visible

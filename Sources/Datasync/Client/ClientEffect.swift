@@ -9,9 +9,6 @@ enum ClientEffect: Sendable {
   case deliver([EventRecord], to: SubscriptionIdentifier)
   /// Send a request to the back end.
   case send(ClientRequest)
-  /// Send a write with what the client expects it to leave at a location it listens to (see
-  /// ``ExpectedWrite``).
-  case sendExpecting(ClientRequest, ExpectedWrite)
   /// Connect to the back end (true) or disconnect (false).
   case connect(Bool)
   /// Answer a request: the written value for writes, the value for reads.
@@ -28,7 +25,7 @@ enum ClientEffect: Sendable {
   /// Whether the effect only enqueues work (see the type's documentation).
   var onlyEnqueues: Bool {
     switch self {
-    case .deliver, .send, .sendExpecting, .connect: true
+    case .deliver, .send, .connect: true
     case .answer, .answerAuthentication, .changeState, .changeAuthentication, .revoke: false
     }
   }

@@ -75,19 +75,13 @@ struct ClientStateMachine {
     if let backEndError { return (identifier, [.answer(identifier, .failure(backEndError))]) }
     runningTransactions.abort(overlapping: operation)
     var effects: [ClientEffect] = []
-    let hasServerValues = operation.containsServerValues
-    let expectation = isSending && !hasServerValues ? expectationBase(for: operation) : nil
     let change = cache.applyLocal(
       operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
     views.events(of: change, cache: cache, into: &effects)
     let pending = cache.pending
     views.complete(
       where: { pending.replacesWholeValue(at: $0.path) }, cache: cache, into: &effects)
-    if let (location, base) = expectation {
-      let expected = ExpectedWrite(
-        location: location, base: base, result: cache.value(at: location))
-      effects.append(.sendExpecting(.write(identifier, operation), expected))
-    } else if isSending || hasServerValues {
+    if isSending || operation.containsServerValues {
       send(.write(identifier, operation), into: &effects)
     } else {
       // The pending write is this very operation: the outbox refers to it.
@@ -334,21 +328,6 @@ struct ClientStateMachine {
   /// above it). A merge alone never makes its own node complete.
   private func hasCompleteData(at path: DatasyncPath) -> Bool {
     isCovered(path) || cache.pending.replacesWholeValue(at: path)
-  }
-
-  /// The innermost listen with complete data at or above the path of a `set`, and the back end's
-  /// value there when no pending write changes it: what the ``ExpectedWrite`` of the set starts
-  /// from. Nil for other operations.
-  private func expectationBase(for operation: WriteOperation) -> (DatasyncPath, JSONValue)? {
-    guard case .set(let path, _) = operation else { return nil }
-    var node: DatasyncPath? = path
-    while let current = node {
-      if listens[current]?.isComplete == true {
-        return cache.unchangedServerValue(at: current).map { (current, $0) }
-      }
-      node = current.parent
-    }
-    return nil
   }
 
   /// Whether a listen at or above a path has brought the back end's complete data.

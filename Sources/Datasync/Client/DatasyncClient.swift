@@ -323,8 +323,6 @@ final class DatasyncClient: Sendable {
         }
       case .send(let request):
         connection.send(request)
-      case .sendExpecting(let request, let expected):
-        connection.send(request, expecting: expected)
       case .connect(let connected):
         connection.setConnected(connected)
       case .answer(let identifier, let result):

@@ -12,8 +12,7 @@ extension DatabaseState {
   ///
   /// - Throws: `permissionDenied` naming the path; then the write's own failures.
   func authorizedApplication(
-    of write: WriteOperation, auth: DatasyncAuthentication?, now: Date,
-    expecting expected: ExpectedWrite? = nil
+    of write: WriteOperation, auth: DatasyncAuthentication?, now: Date
   ) throws(WebcomError) -> (tree: JSONValue, announced: WriteOperation) {
     if case .compareAndSet(let path, _, _) = write,
       let denied = rules.checkRead(path, auth: auth, root: root, now: now)
@@ -25,30 +24,13 @@ extension DatabaseState {
     }
     let applied: (tree: JSONValue, announced: WriteOperation)
     do {
-      if let adopted = expected.flatMap({ adopting($0, for: write) }) {
-        applied = adopted
-      } else {
-        applied = try write.applyingAuthoritatively(to: root)
-      }
+      applied = try write.applyingAuthoritatively(to: root)
     } catch {
       try checkWrite(write, producing: write.treeIfItSucceeded(on: root), auth: auth, now: now)
       throw error
     }
     try checkWrite(write, producing: applied.tree, auth: auth, now: now)
     return applied
-  }
-
-  /// The tree with the result a client expects of a `set` taken as it is, when the value at its
-  /// location is still the one the client applied the set to (the same storage, see
-  /// ``ExpectedWrite``): the set gives that result. Nil otherwise.
-  private func adopting(_ expected: ExpectedWrite, for write: WriteOperation) -> (
-    tree: JSONValue, announced: WriteOperation
-  )? {
-    guard case .set(let path, let value) = write, !value.containsServerValues,
-      expected.location.isAncestorOrSelf(of: path),
-      root.value(at: expected.location.keys).isIdentical(to: expected.base)
-    else { return nil }
-    return (root.setting(expected.result, at: expected.location.keys), write)
   }
 
   /// Checks a write registered for a disconnection against the rules and the data now (with

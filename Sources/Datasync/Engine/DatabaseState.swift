@@ -86,13 +86,8 @@ struct DatabaseState {
 
   // MARK: Requests
 
-  /// Handles one request of a connected client; requests of detached clients are ignored. A
-  /// write's `expected` result is taken when the client shares the tree and the data it expects
-  /// to change is still the same storage (see ``ExpectedWrite``).
-  mutating func handle(
-    _ request: ClientRequest, from client: ObjectIdentifier, now: Date,
-    expecting expected: ExpectedWrite? = nil
-  ) {
+  /// Handles one request of a connected client; requests of detached clients are ignored.
+  mutating func handle(_ request: ClientRequest, from client: ObjectIdentifier, now: Date) {
     guard let session = sessions[client] else { return }
     switch request {
     case .listen(let path):
@@ -116,8 +111,7 @@ struct DatabaseState {
         try operation.checkLimits()
         let resolved = operation.resolvingServerValues(now: now)
         let (tree, announced) = try authorizedApplication(
-          of: resolved, auth: session.auth, now: now,
-          expecting: session.sharesTree ? expected : nil)
+          of: resolved, auth: session.auth, now: now)
         try persist(announced, in: tree)
         commit(tree, announcing: announced, except: client)
         session.deliver(

@@ -129,12 +129,9 @@ public final class DatasyncDatabase: @unchecked Sendable {
   }
 
   /// Handles one request of a connected client; requests of detached clients are ignored.
-  func handle(
-    _ request: ClientRequest, expecting expected: ExpectedWrite? = nil,
-    from client: ObjectIdentifier
-  ) {
+  func handle(_ request: ClientRequest, from client: ObjectIdentifier) {
     let now = currentDate()
-    lock.withLock { state.handle(request, from: client, now: now, expecting: expected) }
+    lock.withLock { state.handle(request, from: client, now: now) }
   }
 
   // MARK: Test hooks

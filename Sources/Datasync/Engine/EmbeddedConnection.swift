@@ -27,7 +27,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// What travels towards the back end: a request, or work of the connection itself (a change
   /// of connection, a test hook), run on `queue` in order with the requests.
   private enum Upstream {
-    case request(ClientRequest, expecting: ExpectedWrite?)
+    case request(ClientRequest)
     case work(() -> Void)
   }
 
@@ -94,13 +94,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
 
   /// Queues a request; it travels at the next ``flush()`` (or with a drain already under way).
   func send(_ request: ClientRequest) {
-    lock.withLock { mail.upstream.append(.request(request, expecting: nil)) }
-  }
-
-  /// Queues a write with its expected result, which the database may take as it is (see
-  /// ``ExpectedWrite``).
-  func send(_ request: ClientRequest, expecting expected: ExpectedWrite) {
-    lock.withLock { mail.upstream.append(.request(request, expecting: expected)) }
+    lock.withLock { mail.upstream.append(.request(request)) }
   }
 
   /// Runs the requests queued by ``send(_:)`` on the calling thread unless a drain is running or
@@ -221,11 +215,11 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
       guard takes else { return }
       for item in takenUpstream {
         switch item {
-        case .request(let request, let expected):
+        case .request(let request):
           if travelsAtOnce(.upstream) {
-            deliver(request, expecting: expected)
+            deliver(request)
           } else {
-            travel(.upstream) { [self] in deliver(request, expecting: expected) }
+            travel(.upstream) { [self] in deliver(request) }
           }
         case .work(let work):
           work()
@@ -260,11 +254,10 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
-  /// Hands a request to the back end, or holds it while the connection is cut (without its
-  /// expectation: the data may change meanwhile).
-  private func deliver(_ request: ClientRequest, expecting expected: ExpectedWrite?) {
+  /// Hands a request to the back end, or holds it while the connection is cut.
+  private func deliver(_ request: ClientRequest) {
     if isAttached {
-      database.handle(request, expecting: expected, from: ObjectIdentifier(self))
+      database.handle(request, from: ObjectIdentifier(self))
     } else {
       held.append(request)
     }

@@ -10,9 +10,6 @@ protocol BackEndConnection: AnyObject, Sendable {
   func open(receiver: @escaping @Sendable (BackEndMessage) -> Void)
   /// Queues a request for the back end; never blocks and never calls back synchronously.
   func send(_ request: ClientRequest)
-  /// Queues a write with what the client expects it to leave where it listens (see
-  /// ``ExpectedWrite``), as ``send(_:)``.
-  func send(_ request: ClientRequest, expecting expected: ExpectedWrite)
   /// Lets the requests queued so far travel; called by the client with no lock held, after the
   /// operation that sent them. It may deliver messages to the receiver before returning.
   func flush()
@@ -31,9 +28,4 @@ extension BackEndConnection {
 
   /// Nothing to do for a connection whose ``send(_:)`` already makes the request travel.
   func flush() {}
-
-  /// The request alone, for a back end that does not share storage with the client.
-  func send(_ request: ClientRequest, expecting expected: ExpectedWrite) {
-    send(request)
-  }
 }

@@ -12,8 +12,7 @@ import Testing
 ///   about data a pending local write still covers (not acknowledged);
 /// - `send listen /a`, `send unlisten /a`, `send write 3 set /a json`, `send write 3 merge /a
 ///   {b:json}`, `send write 3 increment /a +1.0`, `send write 3 cas /a json -> json`, `send read 3
-///   /a`, `send onDisconnection 3 set /a json`, `send cancelOnDisconnection 3 /a`; a set sent
-///   with its expected result where it is listened to ends with ` expecting /a`;
+///   /a`, `send onDisconnection 3 set /a json`, `send cancelOnDisconnection 3 /a`;
 /// - `connect`, `disconnect`, `state connected`, `state disconnected`, `identity uid` for a new
 ///   authentication state (`identity none` when unauthenticated);
 /// - `answer 3 = json` or `answer 3 ! code`; `answer 3 auth uid` for an authentication (`none`
@@ -186,8 +185,6 @@ struct ClientStateMachineDriver {
       return ([identifier.description] + records.map(word(of:))).joined(separator: " ")
     case .send(let request):
       return "send " + line(of: request)
-    case .sendExpecting(let request, let expected):
-      return "send " + line(of: request) + " expecting \(expected.location.string)"
     case .connect(let connected):
       return connected ? "connect" : "disconnect"
     case .answer(let identifier, .success(let value)):

@@ -26,60 +26,6 @@ import Testing
     #expect(reader.cachedValue.tree.isIdentical(to: database.value(at: path)))
   }
 
-  @Test func aClientsOwnWritesWhereItListensKeepSharingTheDatabaseStorage() throws {
-    let database = DatasyncDatabase()
-    let path = try DatasyncPath(parsing: "rooms/general/messages")
-    let room = try makeApplication("writer", database: database).datasyncService
-      .createManager().nodeThrows(for: path.string)
-    let queue = DispatchQueue(label: "test.shared-tree")
-    let events = EventRecorder()
-    room.subscribe(to: .valueChange, queue: queue, onEvent: events.record)
-    #expect(events.wait(forCount: 1))
-    for index in 0..<3 {
-      let message = try #require(room.relativeNode(for: "m\(index)"))
-      try waitForResult { message.set("hello \(index)", queue: $0, then: $1) }
-    }
-    queue.sync {}
-    #expect(room.cachedValue.asDictionary()?.count == 3)
-    #expect(room.cachedValue.tree.isIdentical(to: database.value(at: path)))
-  }
-
-  /// The database takes a write's expected result only from a client that shares its storage,
-  /// and only while its value at the expected location is the very value the client wrote on.
-  @Test func theDatabaseTakesAnExpectedResultOnlyOverItsOwnUnchangedStorage() throws {
-    let database = DatasyncDatabase()
-    let room = try DatasyncPath(parsing: "room")
-    let clients = (sharing: NSObject(), plain: NSObject())
-    let sharing = ObjectIdentifier(clients.sharing)
-    let plain = ObjectIdentifier(clients.plain)
-    func json(_ text: String) throws -> JSONValue { try JSONParser.parse(Data(text.utf8)) }
-    database.attach(sharing, sharingTree: true) { _ in }
-    database.attach(plain) { _ in }
-    database.handle(.write(1, .set(room, try json(#"{"a":1}"#))), from: sharing)
-    let base = database.value(at: room)
-    func expecting(_ result: String, over base: JSONValue) throws -> ExpectedWrite {
-      ExpectedWrite(location: room, base: base, result: try json(result))
-    }
-    let write = WriteOperation.set(room.child("b"), .int(2))
-
-    // Over the database's own storage, the expected result is taken as it is.
-    let result = try expecting(#"{"a":1,"b":2}"#, over: base)
-    database.handle(.write(2, write), expecting: result, from: sharing)
-    #expect(database.value(at: room).isIdentical(to: result.result))
-
-    // Over a value that is no longer the database's, the write is applied instead.
-    let stale = try expecting(#"{"wrong":true}"#, over: base)
-    database.handle(.write(3, .set(room.child("c"), .int(3))), expecting: stale, from: sharing)
-    #expect(database.value(at: room) == (try json(#"{"a":1,"b":2,"c":3}"#)))
-
-    // A client that does not share the storage gets its write applied, whatever it expects.
-    let current = database.value(at: room)
-    let ignored = try expecting(#"{"wrong":true}"#, over: current)
-    database.handle(.write(4, .set(room.child("d"), .int(4))), expecting: ignored, from: plain)
-    #expect(database.value(at: room) == (try json(#"{"a":1,"b":2,"c":3,"d":4}"#)))
-    withExtendedLifetime(clients) {}
-  }
-
   @Test func aSharingClientGetsTheValueOfItsOutermostListenCoveringTheWrite() throws {
     let write = WriteOperation.set(try DatasyncPath(parsing: "rooms/a/messages/m"), .string("hi"))
     let tree = write.applyingOptimistically(to: .null)
