@@ -83,10 +83,14 @@ public final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecke
   }
 
   /// One subscriber's subscription.
+  ///
+  /// A small transfer box, with no lock of its own: both fields are set at creation and never
+  /// change (`owner` is weak, so a cancelled link does not keep the publisher alive). The
+  /// publisher's lock protects what `request` and `cancel` change; the subscriber is only called
+  /// as the publisher's contract allows, one signal at a time.
   fileprivate final class Link: Subscription, @unchecked Sendable {
-    // `subscriber` is immutable; `owner` is weak so a cancelled link does not keep it alive.
     let subscriber: AnySubscriber<Output, Failure>
-    weak var owner: ManualPublisher?
+    weak let owner: ManualPublisher?
 
     init(subscriber: AnySubscriber<Output, Failure>, owner: ManualPublisher) {
       self.subscriber = subscriber

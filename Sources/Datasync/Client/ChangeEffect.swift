@@ -26,6 +26,16 @@ struct ChangeEffect {
     self.values = values
   }
 
+  /// The effects of a set at `path` that replaced `replaced` (null where absent) with `value`:
+  /// none when they are equal, else the whole node, with both values.
+  static func effects(
+    ofSetAt path: DatasyncPath, replacing replaced: JSONValue, with value: JSONValue
+  ) -> [ChangeEffect] {
+    let written = value.isNull ? JSONValue.null : value
+    return replaced == written
+      ? [] : [ChangeEffect(path: path, children: nil, values: (replaced, written))]
+  }
+
   /// The key and values of the child of `parent` that the effect set, when it set one child of
   /// `parent` whole with known values.
   func childValues(under parent: DatasyncPath) -> ViewDiff.KnownChild? {

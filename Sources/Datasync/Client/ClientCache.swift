@@ -47,11 +47,9 @@ struct ClientCache {
       // the effect without looking both up again.
       let (result, replaced) = visible.settingReturningReplaced(value, at: path.keys)
       visible = result
-      let written = value.isNull ? JSONValue.null : value
       return Change(
         old: old, footprints: operation.footprints,
-        knownEffects: replaced == written
-          ? [] : [ChangeEffect(path: path, children: nil, values: (replaced, written))],
+        knownEffects: ChangeEffect.effects(ofSetAt: path, replacing: replaced, with: value),
         isLocalWrite: true)
     case .merge, .increment:
       visible = operation.applyingOptimistically(to: visible)
@@ -120,10 +118,8 @@ struct ClientCache {
     -> [ChangeEffect]?
   {
     guard case .set(let path, let value) = operation else { return nil }
-    let written = value.isNull ? JSONValue.null : value
-    let replaced = old.value(at: path.keys)
-    return replaced == written
-      ? [] : [ChangeEffect(path: path, children: nil, values: (replaced, written))]
+    return ChangeEffect.effects(
+      ofSetAt: path, replacing: old.value(at: path.keys), with: value)
   }
 
   /// Whether two operations are the same `set` (same path, same value), so that they give the
