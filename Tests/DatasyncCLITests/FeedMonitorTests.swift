@@ -9,7 +9,7 @@ import Testing
   private func feed(
     _ keys: [WebcomKey], inserted: [Int], removed: [Int] = [], initial: Bool = false
   ) -> FeedUpdate {
-    var tree = ChildrenTree<ChatMessage>()
+    var tree = PersistentOrderedMap<KeyValueNode<ChatMessage>>()
     for key in keys { tree = tree.setting(ChatMessage(author: "a", text: key.value), for: key) }
     let changes = DatasyncChildrenChanges(
       inserted: inserted, removed: removed, updated: [], isInitialLoad: initial)

@@ -9,16 +9,19 @@ package struct JSONObject: Sendable {
   /// An element: a key and its (never null) value.
   package typealias Element = (key: WebcomKey, value: JSONValue)
 
-  /// The root of the tree, `nil` when empty.
-  let root: JSONObjectNode?
+  /// A range of elements, in key order, sharing the map's storage.
+  typealias Elements = PersistentOrderedMap<JSONObjectNode>.Elements
+
+  /// The keys and values.
+  private let map: PersistentOrderedMap<JSONObjectNode>
 
   /// The empty map.
   init() {
-    root = nil
+    map = PersistentOrderedMap()
   }
 
-  private init(root: JSONObjectNode?) {
-    self.root = root
+  private init(_ map: PersistentOrderedMap<JSONObjectNode>) {
+    self.map = map
   }
 
   /// Builds a map in O(n) from pairs sorted by key order without duplicate keys; null values
@@ -30,7 +33,7 @@ package struct JSONObject: Sendable {
       assert(pairs.last.map { $0.key < pair.key } ?? true, "pairs are not sorted by key")
       pairs.append(pair)
     }
-    root = JSONObjectNode.built(from: pairs, 0..<pairs.count)
+    map = PersistentOrderedMap(increasing: pairs)
   }
 
   /// Builds a map in O(n) from pairs sorted by key order, without duplicate keys nor null
@@ -38,20 +41,20 @@ package struct JSONObject: Sendable {
   init(sortedUniqueNonNullPairs pairs: [Element]) {
     assert(zip(pairs, pairs.dropFirst()).allSatisfy { $0.key < $1.key }, "pairs are not sorted")
     assert(pairs.allSatisfy { !$0.value.isNull }, "null values")
-    root = JSONObjectNode.built(from: pairs, 0..<pairs.count)
+    map = PersistentOrderedMap(increasing: pairs)
   }
+
+  /// The root of the tree, `nil` when empty.
+  var root: JSONObjectNode? { map.root }
 
   /// The number of keys.
-  var count: Int { root?.count ?? 0 }
+  var count: Int { map.count }
 
   /// Whether the map has no key.
-  var isEmpty: Bool { root == nil }
+  var isEmpty: Bool { map.isEmpty }
 
   /// The value of a key, `nil` when absent.
-  subscript(key: WebcomKey) -> JSONValue? {
-    guard let root else { return nil }
-    return JSONObjectNode.value(for: key, under: Unmanaged.passUnretained(root))
-  }
+  subscript(key: WebcomKey) -> JSONValue? { map.value(for: key) }
 
   /// The map with `key` bound to `value`, or without `key` when `value` is null (or an empty
   /// object).
@@ -65,152 +68,55 @@ package struct JSONObject: Sendable {
     result: JSONObject, replaced: JSONValue?
   ) {
     if value.isNull { return (removing(key), self[key]) }
-    var replaced: JSONValue?
-    let newRoot = JSONObjectNode.inserting(key, value, into: root, replaced: &replaced)
-    return (JSONObject(root: newRoot), replaced)
+    let (result, replaced) = map.settingReturningReplaced(value, for: key)
+    return (JSONObject(result), replaced)
   }
 
   /// Whether both maps share their storage (then they are equal).
-  func isIdentical(to other: JSONObject) -> Bool { root === other.root }
+  func isIdentical(to other: JSONObject) -> Bool { map.isIdentical(to: other.map) }
 
   /// The map without `key` (the same map when the key is absent).
-  func removing(_ key: WebcomKey) -> JSONObject {
-    var removed = false
-    let newRoot = JSONObjectNode.removing(key, from: root, removed: &removed)
-    return removed ? JSONObject(root: newRoot) : self
-  }
+  func removing(_ key: WebcomKey) -> JSONObject { JSONObject(map.removing(key)) }
 
   /// The number of keys that come before `key` in key order (whether `key` is present or not).
-  func rank(of key: WebcomKey) -> Int {
-    var rank = 0
-    var node = root
-    while let current = node {
-      let order = current.order(of: key)
-      if order == 0 { return rank + JSONObjectNode.size(current.left) }
-      if order < 0 {
-        node = current.left
-      } else {
-        rank += JSONObjectNode.size(current.left) + 1
-        node = current.right
-      }
-    }
-    return rank
-  }
+  func rank(of key: WebcomKey) -> Int { map.rank(of: key) }
 
   /// The element at a position in key order; `rank` must be in `0..<count`.
-  func element(atRank rank: Int) -> Element {
-    precondition(rank >= 0 && rank < count, "rank \(rank) out of 0..<\(count)")
-    var remaining = rank
-    var node = root!
-    while true {
-      let leftCount = JSONObjectNode.size(node.left)
-      if remaining < leftCount {
-        node = node.left!
-      } else if remaining == leftCount {
-        return (node.key, node.value)
-      } else {
-        remaining -= leftCount + 1
-        node = node.right!
-      }
-    }
-  }
+  func element(atRank rank: Int) -> Element { map.element(atRank: rank) }
 
   /// The greatest key before `key` in key order, `nil` when there is none.
-  func key(before key: WebcomKey) -> WebcomKey? {
-    guard let root else { return nil }
-    return JSONObjectNode.neighbour(of: key, under: Unmanaged.passUnretained(root), before: true)
-  }
+  func key(before key: WebcomKey) -> WebcomKey? { map.key(before: key) }
 
   /// The smallest key after `key` in key order, `nil` when there is none.
-  func key(after key: WebcomKey) -> WebcomKey? {
-    guard let root else { return nil }
-    return JSONObjectNode.neighbour(of: key, under: Unmanaged.passUnretained(root), before: false)
-  }
+  func key(after key: WebcomKey) -> WebcomKey? { map.key(after: key) }
 
   /// The first element in key order.
-  var first: Element? {
-    guard var node = root else { return nil }
-    while let left = node.left { node = left }
-    return (node.key, node.value)
-  }
+  var first: Element? { map.first }
 
   /// The last element in key order.
-  var last: Element? {
-    guard var node = root else { return nil }
-    while let right = node.right { node = right }
-    return (node.key, node.value)
-  }
+  var last: Element? { map.last }
 
   /// The keys, in key order.
-  var keys: [WebcomKey] { map(\.key) }
+  var keys: [WebcomKey] { map.map(\.key) }
 
   /// At most `count` elements from position `rank`, in key order, without copying.
   func elements(from rank: Int, count: Int) -> Elements {
-    let start = Swift.min(Swift.max(rank, 0), self.count)
-    return Elements(
-      root: root, start: start, count: Swift.min(Swift.max(count, 0), self.count - start))
+    map.elements(from: rank, count: count)
   }
 
   /// The elements of positions `ranks`, in key order.
   func elements(in ranks: Range<Int>) -> Elements {
-    elements(from: ranks.lowerBound, count: ranks.count)
+    map.elements(from: ranks.lowerBound, count: ranks.count)
   }
 
   /// Whether the tree invariants hold (for tests): order, sizes, balance, no null value.
-  var isValid: Bool { root?.isValidTree ?? true }
+  var isValid: Bool { map.isValid && map.allSatisfy { !$0.value.isNull } }
 }
 
 extension JSONObject: Sequence {
-  /// Iterates over elements in key order.
-  package struct Iterator: IteratorProtocol {
-    private var stack: [JSONObjectNode] = []
-    private var remaining: Int
-
-    init(root: JSONObjectNode?, start: Int, count: Int) {
-      remaining = count
-      guard count > 0 else { return }
-      stack.reserveCapacity(3 * (Int.bitWidth - (root?.count ?? 0).leadingZeroBitCount) + 2)
-      var node = root
-      var skip = start
-      while let current = node {
-        let leftCount = JSONObjectNode.size(current.left)
-        if skip < leftCount {
-          stack.append(current)
-          node = current.left
-        } else if skip == leftCount {
-          stack.append(current)
-          node = nil
-        } else {
-          skip -= leftCount + 1
-          node = current.right
-        }
-      }
-    }
-
-    package mutating func next() -> Element? {
-      guard remaining > 0, let node = stack.popLast() else { return nil }
-      remaining -= 1
-      var next = node.right
-      while let current = next {
-        stack.append(current)
-        next = current.left
-      }
-      return (node.key, node.value)
-    }
+  package func makeIterator() -> PersistentOrderedMap<JSONObjectNode>.Iterator {
+    map.makeIterator()
   }
-
-  /// A range of elements, in key order.
-  struct Elements: Sequence {
-    let root: JSONObjectNode?
-    let start: Int
-    let count: Int
-
-    func makeIterator() -> Iterator { Iterator(root: root, start: start, count: count) }
-
-    var underestimatedCount: Int { count }
-  }
-
-  package func makeIterator() -> Iterator { Iterator(root: root, start: 0, count: count) }
 
   package var underestimatedCount: Int { count }
 }
@@ -218,7 +124,7 @@ extension JSONObject: Sequence {
 extension JSONObject: Equatable {
   /// Structural equality, O(1) when both share storage.
   package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-    if lhs.root === rhs.root { return true }
+    if lhs.isIdentical(to: rhs) { return true }
     guard lhs.count == rhs.count else { return false }
     var rhsIterator = rhs.makeIterator()
     for (key, value) in lhs {

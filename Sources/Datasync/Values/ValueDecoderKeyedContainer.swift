@@ -100,7 +100,7 @@ final class ValueDecoderKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
   private func valueIfPresent(forKey key: some CodingKey) -> JSONValue? {
     if let converted { return converted.values[key.stringValue] }
     guard let root else { return nil }
-    return JSONObjectNode.value(for: WebcomKey(key.stringValue), under: root)
+    return PersistentOrderedMap<JSONObjectNode>.value(for: WebcomKey(key.stringValue), under: root)
   }
 
   private func value(forKey key: some CodingKey) throws -> JSONValue {

@@ -5,16 +5,16 @@ import Datasync
 /// that were waiting for the stream's queue) tells what to emit — one emission for all of them.
 ///
 /// The tree is updated once per delivery, not once per event: the changes of the completed
-/// writes are applied in one pass (``ChildrenTree/applying(sortedChanges:)``), which copies each
+/// writes are applied in one pass (`PersistentOrderedMap.applying(sortedChanges:)`), which copies each
 /// node on their paths once. A delivery of m new messages at the end of a chat of n costs one
 /// path and m nodes, not m paths, and an initial load is built in O(n).
 ///
-/// `@inlinable`, so that `children(as:)` specialises it, and its tree, with the caller's type.
+/// `@inlinable`, so that `children(as:)` specialises it, and its map, with the caller's type.
 @usableFromInline
 struct ChildrenAccumulator<Value> {
   @usableFromInline let decode: (DatasyncValue) -> Value?
   /// The decoded children as of the last delivery.
-  @usableFromInline var children = ChildrenTree<Value>()
+  @usableFromInline var children = PersistentOrderedMap<KeyValueNode<Value>>()
   /// The changes received since the last delivery, in order: a key's decoded value, or nil when
   /// the child was removed or cannot be decoded.
   @usableFromInline var changes: [(key: WebcomKey, value: Value?)] = []

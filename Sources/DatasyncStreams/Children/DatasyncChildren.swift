@@ -18,7 +18,7 @@ public struct DatasyncChildren<Value>: RandomAccessCollection {
   public typealias Index = Int
   public typealias Indices = Range<Int>
 
-  @usableFromInline let tree: ChildrenTree<Value>
+  @usableFromInline let tree: PersistentOrderedMap<KeyValueNode<Value>>
 
   /// What changed since the previous emission.
   public let changes: DatasyncChildrenChanges
@@ -27,7 +27,10 @@ public struct DatasyncChildren<Value>: RandomAccessCollection {
   public let undecodableCount: Int
 
   @inlinable
-  init(tree: ChildrenTree<Value>, changes: DatasyncChildrenChanges, undecodableCount: Int) {
+  init(
+    tree: PersistentOrderedMap<KeyValueNode<Value>>, changes: DatasyncChildrenChanges,
+    undecodableCount: Int
+  ) {
     self.tree = tree
     self.changes = changes
     self.undecodableCount = undecodableCount
@@ -43,7 +46,7 @@ public struct DatasyncChildren<Value>: RandomAccessCollection {
   @inlinable
   public subscript(position: Int) -> Element {
     precondition(position >= 0 && position < tree.count, "Index \(position) out of range")
-    return tree.element(at: position)
+    return tree.element(atRank: position)
   }
 
   /// The value of the child with `key`, or nil when there is none.
@@ -68,10 +71,10 @@ public struct DatasyncChildren<Value>: RandomAccessCollection {
 
   /// Iterates in key order, O(n) for a whole iteration.
   public struct Iterator: IteratorProtocol {
-    @usableFromInline var base: ChildrenTree<Value>.Iterator
+    @usableFromInline var base: PersistentOrderedMap<KeyValueNode<Value>>.Iterator
 
     @inlinable
-    init(base: ChildrenTree<Value>.Iterator) {
+    init(base: PersistentOrderedMap<KeyValueNode<Value>>.Iterator) {
       self.base = base
     }
 

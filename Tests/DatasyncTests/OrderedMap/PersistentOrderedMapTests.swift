@@ -1,26 +1,17 @@
-import Datasync
 import Foundation
 import Testing
 
-@testable import DatasyncStreams
+@testable import Datasync
 
-@Suite struct ChildrenTreeTests {
-  /// A deterministic generator, so a failure can be replayed.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
+/// The map with its plain node, as `children(as:)` keeps decoded children; ``JSONObjectTests``
+/// run the same map with the value model's node.
+@Suite struct PersistentOrderedMapTests {
+  typealias Map = PersistentOrderedMap<KeyValueNode<Int>>
 
   @Test(arguments: [1, 2, 3, 4])
   func matchesASortedDictionaryModel(seed: UInt64) {
-    var random = SplitMix(state: seed)
-    var tree = ChildrenTree<Int>()
+    var random = SplitMixGenerator(seed: seed)
+    var tree = Map()
     var model: [WebcomKey: Int] = [:]
     for step in 0..<4_000 {
       let key = WebcomKey(String(Int.random(in: 0..<600, using: &random)))
@@ -37,7 +28,7 @@ import Testing
   }
 
   @Test func keepsEarlierVersionsIntact() {
-    var versions: [ChildrenTree<Int>] = [ChildrenTree()]
+    var versions: [Map] = [Map()]
     for value in 0..<100 {
       versions.append(versions[versions.count - 1].setting(value, for: WebcomKey(String(value))))
     }
@@ -49,7 +40,7 @@ import Testing
   }
 
   @Test func staysBalanced() {
-    var tree = ChildrenTree<Int>()
+    var tree = Map()
     for value in 0..<10_000 {
       tree = tree.setting(value, for: WebcomKey(String(value)))
     }
@@ -59,12 +50,12 @@ import Testing
   @Test(arguments: [0, 1, 2, 3, 7, 8, 1_000])
   func buildsABalancedTreeFromIncreasingKeys(count: Int) {
     let keys = (0..<count).map { WebcomKey(String($0)) }.sorted()
-    var tree = ChildrenTree(increasing: keys.enumerated().map { ($0.element, $0.offset) })
+    var tree = Map(increasing: keys.enumerated().map { ($0.element, $0.offset) })
     var model = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
     check(tree, against: model)
     #expect(height(tree.root) <= Int(log2(Double(count + 1)).rounded(.up)))
     // Later changes keep it a weight-balanced tree.
-    var random = SplitMix(state: UInt64(count))
+    var random = SplitMixGenerator(seed: UInt64(count))
     for step in 0..<500 {
       let key = WebcomKey(String(Int.random(in: 0..<(count + 50), using: &random)))
       if Bool.random(using: &random) {
@@ -82,8 +73,8 @@ import Testing
   /// ranges, keys absent from the tree) give the model's entries in a weight-balanced tree.
   @Test(arguments: [1, 2, 3, 4, 5, 6])
   func appliesSortedBatchesAsTheModelDoes(seed: UInt64) {
-    var random = SplitMix(state: seed)
-    var tree = ChildrenTree<Int>()
+    var random = SplitMixGenerator(seed: seed)
+    var tree = Map()
     var model: [Int: Int] = [:]
     for step in 0..<300 {
       var batch: [Int: Int?] = [:]
@@ -105,7 +96,7 @@ import Testing
   }
 
   @Test func appendsALongRunAfterEveryKeyAsOneBalancedTree() {
-    var tree = ChildrenTree<Int>()
+    var tree = Map()
     var model: [WebcomKey: Int] = [:]
     for run in 0..<20 {
       let keys = (run * 500..<(run + 1) * 500).map { Self.key($0) }
@@ -127,11 +118,11 @@ import Testing
 
   /// Whether every subtree is sized, ordered and weight-balanced (3 × the weight of each side at
   /// least the other's, weight = size + 1).
-  private func isWeightBalanced(_ node: ChildrenTree<Int>.Node?) -> Bool {
+  private func isWeightBalanced(_ node: KeyValueNode<Int>?) -> Bool {
     guard let node else { return true }
-    let leftWeight = (node.left?.size ?? 0) + 1
-    let rightWeight = (node.right?.size ?? 0) + 1
-    return node.size == leftWeight + rightWeight - 1
+    let leftWeight = (node.left?.count ?? 0) + 1
+    let rightWeight = (node.right?.count ?? 0) + 1
+    return node.count == leftWeight + rightWeight - 1
       && (leftWeight + rightWeight <= 3
         || (3 * leftWeight >= rightWeight && 3 * rightWeight >= leftWeight))
       && node.left.map { $0.key < node.key } ?? true
@@ -139,20 +130,34 @@ import Testing
       && isWeightBalanced(node.left) && isWeightBalanced(node.right)
   }
 
-  private func height(_ node: ChildrenTree<Int>.Node?) -> Int {
+  private func height(_ node: KeyValueNode<Int>?) -> Int {
     guard let node else { return 0 }
     return 1 + max(height(node.left), height(node.right))
   }
 
-  private func check(_ tree: ChildrenTree<Int>, against model: [WebcomKey: Int]) {
+  private func check(_ tree: Map, against model: [WebcomKey: Int]) {
     let sorted = model.sorted { $0.key < $1.key }
     #expect(tree.count == sorted.count)
     #expect(tree.map(\.key) == sorted.map(\.key))
     for (index, entry) in sorted.enumerated() {
       #expect(tree.index(of: entry.key) == index)
-      #expect(tree.element(at: index).key == entry.key)
+      #expect(tree.element(atRank: index).key == entry.key)
       #expect(tree.value(for: entry.key) == entry.value)
     }
     #expect(tree.index(of: "absent-key") == nil)
+    #expect(tree.rank(of: "absent-key") == sorted.filter { $0.key < "absent-key" }.count)
+    #expect(tree.isValid)
+    for probe in sorted.map(\.key).prefix(50) + ["", "absent-key", "zzz"] {
+      #expect(tree.key(before: probe) == sorted.last { $0.key < probe }?.key)
+      #expect(tree.key(after: probe) == sorted.first { probe < $0.key }?.key)
+    }
+  }
+
+  @Test func removingAnAbsentKeySharesTheStorage() {
+    let tree = Map(increasing: (0..<100).map { (Self.key($0), $0) })
+    #expect(tree.removing(Self.key(100)).isIdentical(to: tree))
+    #expect(tree.removing(Self.key(-1)).isIdentical(to: tree))
+    #expect(!tree.removing(Self.key(50)).isIdentical(to: tree))
+    #expect(tree.count == 100 && tree.value(for: Self.key(50)) == 50)
   }
 }

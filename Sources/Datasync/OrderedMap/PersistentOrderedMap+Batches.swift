@@ -1,0 +1,92 @@
+extension PersistentOrderedMap {
+  /// The map with a batch of changes applied: each key bound to its value, or removed where
+  /// its value is `nil`. `changes` must be sorted by key without duplicates.
+  ///
+  /// One pass over the tree: each node on the path to a changed key is copied once, whatever
+  /// the number of changes below it, and keys past the tree's ends are built into balanced
+  /// subtrees. A batch of m new keys after every key (a chat's new messages) costs one path and
+  /// O(m) nodes, where m insertions would copy m paths.
+  @inlinable
+  package func applying(sortedChanges changes: ArraySlice<(key: WebcomKey, value: Node.Value?)>)
+    -> Self
+  {
+    Self(root: Self.apply(changes, to: root))
+  }
+
+  @inlinable
+  static func apply(_ changes: ArraySlice<(key: WebcomKey, value: Node.Value?)>, to node: Node?)
+    -> Node?
+  {
+    guard !changes.isEmpty else { return node }
+    guard let node else {
+      let bound = changes.compactMap { change in change.value.map { (change.key, $0) } }
+      return build(bound, bound.indices)
+    }
+    // The first change whose key is not before the node's.
+    var low = changes.startIndex
+    var high = changes.endIndex
+    while low < high {
+      let middle = low + (high - low) / 2
+      if node.order(of: changes[middle].key) < 0 {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    let hitsNode = low < changes.endIndex && node.order(of: changes[low].key) == 0
+    let left = apply(changes[..<low], to: node.left)
+    let right = apply(changes[(hitsNode ? low + 1 : low)...], to: node.right)
+    guard hitsNode else {
+      return left === node.left && right === node.right
+        ? node : link(node.key, node.value, left, right)
+    }
+    guard let value = changes[low].value else { return concatenate(left, right) }
+    return link(node.key, value, left, right)
+  }
+
+  /// A perfectly balanced tree of `elements[range]`, whose keys are strictly increasing.
+  @inlinable
+  static func build(_ elements: [Element], _ range: Range<Int>) -> Node? {
+    guard !range.isEmpty else { return nil }
+    let middle = range.lowerBound + range.count / 2
+    return Node(
+      elements[middle].key, elements[middle].value, build(elements, range.lowerBound..<middle),
+      build(elements, middle + 1..<range.upperBound))
+  }
+
+  /// The tree of `left`, then the entry, then `right`, whatever their sizes (every key of `left`
+  /// before `key`, every key of `right` after it): O(log n).
+  @inlinable
+  static func link(_ key: WebcomKey, _ value: Node.Value, _ left: Node?, _ right: Node?) -> Node {
+    guard let left else {
+      var replaced: Node.Value?
+      return inserting(key, value, into: right, replaced: &replaced)
+    }
+    guard let right else {
+      var replaced: Node.Value?
+      return inserting(key, value, into: left, replaced: &replaced)
+    }
+    if delta * weight(left) < weight(right) {
+      return balanced(right.key, right.value, link(key, value, left, right.left), right.right)
+    }
+    if delta * weight(right) < weight(left) {
+      return balanced(left.key, left.value, left.left, link(key, value, left.right, right))
+    }
+    return Node(key, value, left, right)
+  }
+
+  /// The tree of `left` then `right`, whatever their sizes (every key of `left` before those of
+  /// `right`): O(log n).
+  @inlinable
+  static func concatenate(_ left: Node?, _ right: Node?) -> Node? {
+    guard let left else { return right }
+    guard let right else { return left }
+    if delta * weight(left) < weight(right) {
+      return balanced(right.key, right.value, concatenate(left, right.left), right.right)
+    }
+    if delta * weight(right) < weight(left) {
+      return balanced(left.key, left.value, left.left, concatenate(left.right, right))
+    }
+    return glued(left, right)
+  }
+}
