@@ -77,22 +77,24 @@ extension DatasyncNode {
   ) throws(WebcomError) -> DatasyncSubscription {
     try subscribeThrows(
       to: eventType, childrenConstraint: childrenConstraint, stores: stores, file: file,
-      line: line, queue: queue, onEvent: onEvent, onDeliveryEnd: nil, onCompletion: onCompletion)
+      line: line, queue: queue, conflation: .none, onEvent: onEvent, onDeliveryEnd: nil,
+      onCompletion: onCompletion)
   }
 
   /// Behaves as ``subscribeThrows(to:childrenConstraint:stores:file:line:queue:onEvent:onCompletion:)``
   /// and also calls `onDeliveryEnd` on `queue` after the last event of each batch delivered to the
   /// subscription: a batch holds every write whose events were waiting for the queue, so a
   /// subscriber that only needs the latest state (a stream that coalesces) emits there, once for
-  /// all of them.
+  /// all of them. With a `conflation` other than `.none`, the events that wait for the queue
+  /// are only those such a subscriber needs (see ``DeliveryConflation``).
   ///
   /// - Throws: As the public method.
   @usableFromInline
   package func subscribeThrows(
     to eventType: DatasyncEventType, childrenConstraint: DatasyncChildrenConstraint,
     stores: Bool, file: String = #file, line: Int = #line, queue: DispatchQueue,
-    onEvent: @escaping (DatasyncEvent) -> Void, onDeliveryEnd: (() -> Void)?,
-    onCompletion: ((DatasyncSubscriptionCompletion) -> Void)?
+    conflation: DeliveryConflation, onEvent: @escaping (DatasyncEvent) -> Void,
+    onDeliveryEnd: (() -> Void)?, onCompletion: ((DatasyncSubscriptionCompletion) -> Void)?
   ) throws(WebcomError) -> DatasyncSubscription {
     guard eventType.asksForEvents else {
       throw WebcomError(
@@ -101,7 +103,8 @@ extension DatasyncNode {
     try childrenConstraint.validate()
     let core = SubscriptionCore(
       path: location, constraint: childrenConstraint, eventType: eventType, queue: queue,
-      context: context, onEvent: onEvent, onDeliveryEnd: onDeliveryEnd, onCompletion: onCompletion)
+      context: context, conflation: conflation, onEvent: onEvent, onDeliveryEnd: onDeliveryEnd,
+      onCompletion: onCompletion)
     let subscription = DatasyncSubscription(
       core: core, client: client, manager: manager,
       origin: "\((file as NSString).lastPathComponent):\(line)")

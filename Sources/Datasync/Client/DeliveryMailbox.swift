@@ -33,6 +33,10 @@ import Foundation
 /// so the phase stays true), delivers those parcels itself (their kicks may have returned) and
 /// returns, letting the other work of the queue run.
 ///
+/// The events of a subscription that conflates (``SubscriptionCore/conflation``) merge, while
+/// they wait, into those already waiting for it: its backlog is bounded by the data it shows, not
+/// by the number of writes (see ``DeliveryConflation``).
+///
 /// One mailbox serves every subscription of its queue in the process; ``mailbox(for:)`` finds it.
 final class DeliveryMailbox: Sendable {
   /// Events for a subscription, in order.
@@ -42,7 +46,7 @@ final class DeliveryMailbox: Sendable {
   }
 
   /// Whether a drain is enqueued or running.
-  private enum Phase {
+  fileprivate enum Phase {
     /// No drain is enqueued or running: the next kick enqueues one.
     case idle
     /// A drain is enqueued and has not started: it takes the parcels posted until it starts.
@@ -52,11 +56,24 @@ final class DeliveryMailbox: Sendable {
   }
 
   /// What the mutex protects.
-  private struct Waiting {
+  fileprivate struct Waiting {
     var parcels: [Parcel] = []
     var phase = Phase.idle
     /// When the last drain ended or handed over to a successor, in uptime nanoseconds.
     var lastDrainEnd: UInt64 = 0
+    /// The waiting parcel of each subscription that conflates, by subscription.
+    var conflated: [ObjectIdentifier: ConflatedParcel] = [:]
+    /// How many parcels of `parcels` conflation emptied.
+    var emptiedCount = 0
+  }
+
+  /// Where the waiting parcel of a subscription that conflates is.
+  fileprivate struct ConflatedParcel {
+    /// Its position in the waiting parcels.
+    var position: Int
+    /// The position of each child's event in its records (``DeliveryConflation/latestEventPerChild``),
+    /// made at the first merge.
+    var positionsByKey: [WebcomKey: Int]?
   }
 
   /// What a drain does after a round.
@@ -107,6 +124,13 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
+  /// The mailboxes alive whose queue's label contains `text` (for tests).
+  static func mailboxes(labelled text: String) -> [DeliveryMailbox] {
+    registry.withLock { registry in
+      registry.values.compactMap(\.mailbox).filter { $0.queue.label.contains(text) }
+    }
+  }
+
   deinit {
     let key = ObjectIdentifier(queue)
     Self.registry.withLock { registry in
@@ -118,17 +142,30 @@ final class DeliveryMailbox: Sendable {
   var isIdle: Bool { waiting.withLock { $0.phase == .idle } }
 
   /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards. When
-  /// none waits (a drain took them), the array posted becomes the waiting one, without a copy.
+  /// none waits (a drain took them) and no subscription conflates, the array posted becomes the
+  /// waiting one, without a copy. The parcel of a subscription that conflates merges into the one
+  /// waiting for it (see ``DeliveryConflation``).
   func post(_ parcels: [Parcel]) {
     guard !parcels.isEmpty else { return }
+    let conflates = parcels.contains { $0.subscription.conflation != .none }
     waiting.withLock { waiting in
-      if waiting.parcels.isEmpty {
+      if !conflates, waiting.parcels.isEmpty {
         waiting.parcels = parcels
-      } else {
+      } else if !conflates {
         waiting.parcels.append(contentsOf: parcels)
+      } else {
+        for parcel in parcels { waiting.add(parcel) }
       }
     }
   }
+
+  /// The number of events waiting for a drain (for tests).
+  var waitingEventCount: Int {
+    waiting.withLock { $0.parcels.reduce(0) { $0 + $1.records.count } }
+  }
+
+  /// The number of parcels waiting for a drain, emptied ones included (for tests).
+  var waitingParcelCount: Int { waiting.withLock { $0.parcels.count } }
 
   /// Enqueues a drain when parcels wait and the mailbox is idle; a drain enqueued or running takes
   /// them otherwise.
@@ -152,8 +189,7 @@ final class DeliveryMailbox: Sendable {
     let start = DispatchTime.now().uptimeNanoseconds
     var (parcels, isDense) = waiting.withLock { waiting in
       waiting.phase = .draining
-      defer { waiting.parcels = [] }
-      return (waiting.parcels, start &- waiting.lastDrainEnd < Self.denseGap)
+      return (waiting.takeParcels(), start &- waiting.lastDrainEnd < Self.denseGap)
     }
     var waitEnd: UInt64?
     while true {
@@ -187,14 +223,13 @@ final class DeliveryMailbox: Sendable {
   private func step(at now: UInt64, mayContinue: Bool, mayWait: Bool) -> Step {
     waiting.withLock { waiting in
       if !waiting.parcels.isEmpty {
-        defer { waiting.parcels = [] }
         guard mayContinue else {
           waiting.phase = .scheduled
           waiting.lastDrainEnd = now
           queue.async { self.drain() }
-          return .deliverLast(waiting.parcels)
+          return .deliverLast(waiting.takeParcels())
         }
-        return .deliver(waiting.parcels)
+        return .deliver(waiting.takeParcels())
       }
       if mayWait { return .wait }
       waiting.phase = .idle
@@ -208,7 +243,7 @@ final class DeliveryMailbox: Sendable {
     var served: [SubscriptionCore] = []
     served.reserveCapacity(min(parcels.count, Self.linearlySearchedCount))
     var isServed = Set<ObjectIdentifier>()
-    for parcel in parcels {
+    for parcel in parcels where !parcel.records.isEmpty {
       parcel.subscription.deliver(parcel.records)
       if Self.isNew(parcel.subscription, in: served, indexedBy: &isServed) {
         served.append(parcel.subscription)
@@ -232,6 +267,84 @@ final class DeliveryMailbox: Sendable {
     }
     if index.isEmpty { index = Set(served.lazy.map(ObjectIdentifier.init)) }
     return index.insert(ObjectIdentifier(subscription)).inserted
+  }
+}
+
+extension DeliveryMailbox.Waiting {
+  /// The waiting parcels, taken by a drain: none waits afterwards.
+  mutating func takeParcels() -> [DeliveryMailbox.Parcel] {
+    defer {
+      parcels = []
+      conflated = [:]
+      emptiedCount = 0
+    }
+    return parcels
+  }
+
+  /// Adds a parcel after those waiting, or merges it into the one waiting for its subscription
+  /// when the subscription conflates.
+  mutating func add(_ parcel: DeliveryMailbox.Parcel) {
+    let subscription = parcel.subscription
+    guard subscription.conflation != .none else { return parcels.append(parcel) }
+    let identifier = ObjectIdentifier(subscription)
+    guard var entry = conflated[identifier] else {
+      conflated[identifier] = DeliveryMailbox.ConflatedParcel(position: parcels.count)
+      return parcels.append(parcel)
+    }
+    switch subscription.conflation {
+    case .none:
+      return
+    case .latestEvent:
+      // The latest event moves after every event posted before it; its old place stays empty
+      // until the drain, or a compaction, drops it.
+      parcels[entry.position] = DeliveryMailbox.Parcel(subscription: subscription, records: [])
+      emptiedCount += 1
+      entry.position = parcels.count
+      parcels.append(
+        parcel.records.count <= 1
+          ? parcel
+          : DeliveryMailbox.Parcel(subscription: subscription, records: [parcel.records.last!]))
+    case .latestEventPerChild:
+      // Taken out of the array while it grows, so that it is not copied.
+      var records = parcels[entry.position].records
+      parcels[entry.position] = DeliveryMailbox.Parcel(subscription: subscription, records: [])
+      var positions = entry.positionsByKey ?? Self.positionsByKey(of: records)
+      for record in parcel.records {
+        let key = record.path.key
+        if let position = positions[key] {
+          records[position] = record
+        } else {
+          positions[key] = records.count
+          records.append(record)
+        }
+      }
+      entry.positionsByKey = positions
+      parcels[entry.position] = DeliveryMailbox.Parcel(subscription: subscription, records: records)
+    }
+    conflated[identifier] = entry
+    if emptiedCount > 16, emptiedCount * 2 > parcels.count { dropEmptiedParcels() }
+  }
+
+  /// The position of the last event of each key among `records`.
+  private static func positionsByKey(of records: [EventRecord]) -> [WebcomKey: Int] {
+    var positions: [WebcomKey: Int] = [:]
+    positions.reserveCapacity(records.count)
+    for (position, record) in records.enumerated() { positions[record.path.key] = position }
+    return positions
+  }
+
+  /// Drops the parcels conflation emptied, and moves the conflated ones' positions with the
+  /// others: O(waiting parcels), once per as many emptied ones, so O(1) per post on average.
+  private mutating func dropEmptiedParcels() {
+    var kept: [DeliveryMailbox.Parcel] = []
+    kept.reserveCapacity(parcels.count - emptiedCount)
+    for parcel in parcels where !parcel.records.isEmpty {
+      let identifier = ObjectIdentifier(parcel.subscription)
+      if parcel.subscription.conflation != .none { conflated[identifier]?.position = kept.count }
+      kept.append(parcel)
+    }
+    parcels = kept
+    emptiedCount = 0
   }
 }
 

@@ -26,22 +26,26 @@ final class SubscriptionCore: Sendable {
   let path: DatasyncPath
   let constraint: DatasyncChildrenConstraint
   let eventType: DatasyncEventType
+  /// Which of the subscription's events wait while its queue is behind.
+  let conflation: DeliveryConflation
   let mailbox: DeliveryMailbox
   let context: ApplicationContext
   private let links: LockedValue<Links>
 
   /// A subscription whose subscriber gets each event through `onEvent`, then `onDeliveryEnd`
   /// after the last event of each batch delivered to it, and `onCompletion` once at the end; all
-  /// on `queue`.
+  /// on `queue`. While the queue is behind, the events waiting for it are those `conflation`
+  /// keeps.
   init(
     path: DatasyncPath, constraint: DatasyncChildrenConstraint, eventType: DatasyncEventType,
-    queue: DispatchQueue, context: ApplicationContext, onEvent: @escaping (DatasyncEvent) -> Void,
-    onDeliveryEnd: (() -> Void)? = nil,
+    queue: DispatchQueue, context: ApplicationContext, conflation: DeliveryConflation = .none,
+    onEvent: @escaping (DatasyncEvent) -> Void, onDeliveryEnd: (() -> Void)? = nil,
     onCompletion: ((DatasyncSubscriptionCompletion) -> Void)?
   ) {
     self.path = path
     self.constraint = constraint
     self.eventType = eventType
+    self.conflation = conflation
     self.mailbox = DeliveryMailbox.mailbox(for: queue)
     self.context = context
     links = LockedValue(

@@ -53,7 +53,8 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       children = try node.subscribeThrows(
         to: .child(addition: true, change: true, removal: true),
         childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
-        onEvent: { event in state.apply(event) }, onDeliveryEnd: nil,
+        conflation: .latestEventPerChild, onEvent: { event in state.apply(event) },
+        onDeliveryEnd: nil,
         onCompletion: { [weak stream] completion in
           stream?.finish(streamCompletion(of: completion))
         })
@@ -62,13 +63,14 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
       return
     }
     // The value events only mark the end of each write: without data, one waiting for a busy
-    // queue holds no version of the tree.
+    // queue holds no version of the tree. While the queue is behind, the child events of each
+    // child and the marks conflate: what waits is the latest event of each child, then one mark
+    // after them, so the backlog is bounded by the children, not by the number of writes.
     let values: DatasyncSubscription
     do {
       values = try node.subscribeThrows(
         to: .value(change: true, withoutData: true), childrenConstraint: childrenConstraint,
-        stores: false,
-        queue: stream.queue,
+        stores: false, queue: stream.queue, conflation: .latestEvent,
         onEvent: { _ in state.completeWrite() },
         onDeliveryEnd: { [weak stream] in
           guard let stream, let emission = state.completeDelivery() else { return }

@@ -56,7 +56,8 @@ struct DatasyncEventPublisher<Output>: Publisher {
     do {
       subscription = try node.subscribeThrows(
         to: eventType, childrenConstraint: childrenConstraint, stores: false,
-        queue: stream.queue, onEvent: onEvent, onDeliveryEnd: onDeliveryEnd,
+        queue: stream.queue, conflation: coalesces ? .latestEvent : .none, onEvent: onEvent,
+        onDeliveryEnd: onDeliveryEnd,
         onCompletion: { [weak stream] completion in
           stream?.finish(streamCompletion(of: completion))
         })

@@ -5,6 +5,8 @@ import Foundation
 import Streams
 import Testing
 
+@testable import Datasync
+
 /// A slow subscriber: writes made while it is busy come as one emission.
 @Suite(.timeLimit(.minutes(1))) struct ConflationTests {
   /// The emissions of a stream whose subscriber blocks on its first emission until released.
@@ -86,6 +88,36 @@ import Testing
     cancellable.cancel()
   }
 
+  @Test func aBlockedChildrenStreamKeepsOneEventPerChildWaiting() async throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try #require(manager.node(for: "conflation-backlog"))
+    try await node.set(["a": 0])
+    let feed = BlockedFeed<DatasyncChildren<Int>>()
+    let cancellable = node.streams.children(as: Int.self)
+      .sink(receiveCompletion: { _ in }, receiveValue: { feed.receive($0) })
+    #expect(feed.waitUntilBlocked())
+
+    for round in 1...500 {
+      (node / "a")!.set(round, then: nil)
+      (node / "b")!.set(round, then: nil)
+    }
+    for index in 10..<30 { (node / "n\(index)")!.set(index, then: nil) }
+    // What waits for the blocked queue: the latest event of each child (a, b and 20 new ones)
+    // and one end-of-write mark, not 1,020 writes' events.
+    let mailbox = try #require(DeliveryMailbox.mailboxes(labelled: "/conflation-backlog").first)
+    #expect(mailbox.waitingEventCount == 23)
+    feed.release()
+
+    #expect(feed.wait { $0.count == 2 })
+    let coalesced = try #require(feed.emissions.last)
+    #expect(coalesced.keys == ["a", "b"] + (10..<30).map { WebcomKey("n\($0)") })
+    #expect(coalesced.values == [500, 500] + Array(10..<30))
+    #expect(coalesced.changes.inserted == Array(1..<22))
+    #expect(coalesced.changes.updated == [0])
+    #expect(coalesced.changes.removed.isEmpty)
+    cancellable.cancel()
+  }
+
   @Test func aSubscriberThatKeepsUpGetsOneEmissionPerWrite() async throws {
     let manager = makeApplication().datasyncService.createManager()
     let node = try #require(manager.node(for: "feed"))
@@ -102,13 +134,16 @@ import Testing
 
   @Test func valuesWaitingForASlowSubscriberComeAsTheLatest() async throws {
     let manager = makeApplication().datasyncService.createManager()
-    let node = try #require(manager.node(for: "counter"))
+    let node = try #require(manager.node(for: "conflation-latest"))
     try await node.set(0)
     let feed = BlockedFeed<Int>()
     let cancellable = node.streams.valueChanges(as: Int.self)
       .sink(receiveCompletion: { _ in }, receiveValue: { feed.receive($0) })
     #expect(feed.waitUntilBlocked())
     for value in 1...100 { node.set(value, then: nil) }
+    // Only the latest value waits for the blocked queue.
+    let mailbox = try #require(DeliveryMailbox.mailboxes(labelled: "/conflation-latest").first)
+    #expect(mailbox.waitingEventCount == 1)
     feed.release()
 
     #expect(feed.wait { $0.last == 100 })

@@ -85,7 +85,7 @@ import Testing
     let log = Shared<[String]>([])
     let subscriptions = try (0..<count).map { index in
       try node.subscribeThrows(
-        to: .valueChange, childrenConstraint: .all, stores: false, queue: queue,
+        to: .valueChange, childrenConstraint: .all, stores: false, queue: queue, conflation: .none,
         onEvent: { _ in log.update { $0.append("event \(index)") } },
         onDeliveryEnd: { log.update { $0.append("end \(index)") } }, onCompletion: nil)
     }
@@ -190,7 +190,7 @@ private final class MailboxProbe: Sendable {
   ) throws {
     let manager = makeApplication().datasyncService.createManager()
     subscription = try manager.nodeThrows(for: "probe").subscribeThrows(
-      to: .valueChange, childrenConstraint: .all, stores: false, queue: queue,
+      to: .valueChange, childrenConstraint: .all, stores: false, queue: queue, conflation: .none,
       onEvent: { event in
         guard event.key.value.hasPrefix("poster-"), let sequence = event.value.asInt else {
           return
