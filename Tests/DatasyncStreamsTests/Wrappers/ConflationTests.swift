@@ -118,6 +118,45 @@ import Testing
     cancellable.cancel()
   }
 
+  /// Writers on several threads change, add and remove a few children while the reader's
+  /// queue is now blocked, now free: every emission's change set leads from the previous
+  /// emission to it, and the last one is the database's value.
+  @Test func concurrentWritesToFewChildrenConflateIntoConsistentEmissions() async throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try #require(manager.node(for: "conflation-stress"))
+    try await node.set(["k0": 0])
+    let feed = BlockedFeed<DatasyncChildren<Int>>()
+    let cancellable = node.streams.children(as: Int.self)
+      .sink(receiveCompletion: { _ in }, receiveValue: { feed.receive($0) })
+    #expect(feed.waitUntilBlocked())
+    let children = (0..<8).map { (node / "k\($0)")! }
+    DispatchQueue.concurrentPerform(iterations: 4) { writer in
+      for step in 0..<400 {
+        let child = children[(writer * 7 + step * 3) % children.count]
+        if step % 5 == 4 {
+          child.clear(then: nil)
+        } else {
+          child.set(writer * 1_000 + step, then: nil)
+        }
+        if writer == 0, step == 200 { feed.release() }
+      }
+    }
+    let stored = try await node.value().asDictionary() ?? [:]
+    let expected = stored.keys.sorted()
+    #expect(feed.wait { $0.last?.keys.map(\.value) == expected })
+    let emissions = feed.emissions
+    for (previous, next) in zip(emissions, emissions.dropFirst()) {
+      var keys = previous.keys
+      for position in next.changes.removed.reversed() { keys.remove(at: position) }
+      for position in next.changes.inserted { keys.insert(next.keys[position], at: position) }
+      #expect(keys == next.keys)
+      #expect(!next.changes.isInitialLoad)
+    }
+    let last = try #require(emissions.last)
+    #expect(last.values == expected.map { stored[$0]!.asInt! })
+    cancellable.cancel()
+  }
+
   @Test func aSubscriberThatKeepsUpGetsOneEmissionPerWrite() async throws {
     let manager = makeApplication().datasyncService.createManager()
     let node = try #require(manager.node(for: "feed"))
