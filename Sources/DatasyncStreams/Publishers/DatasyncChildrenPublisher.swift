@@ -48,40 +48,27 @@ struct DatasyncChildrenPublisher<Value>: Publisher {
     // do (a window's value changes exactly when a child enters, leaves or changes in it). The
     // batch therefore ends right after the window's child events, whichever other views of the
     // node other subscriptions use.
-    let children: DatasyncSubscription
-    do {
-      children = try node.subscribeThrows(
-        to: .child(addition: true, change: true, removal: true),
-        childrenConstraint: childrenConstraint, stores: false, queue: stream.queue,
-        conflation: .latestEventPerChild, onEvent: { event in state.apply(event) },
-        onDeliveryEnd: nil,
-        onCompletion: { [weak stream] completion in
-          stream?.finish(streamCompletion(of: completion))
-        })
-    } catch {
-      stream.finishLater(.failure(error))
-      return
-    }
+    guard
+      let children = stream.subscribe(
+        to: node, for: .child(addition: true, change: true, removal: true),
+        childrenConstraint: childrenConstraint, conflation: .latestEventPerChild,
+        onEvent: { event in state.apply(event) }, onDeliveryEnd: nil)
+    else { return }
     // The value events only mark the end of each write: without data, one waiting for a busy
     // queue holds no version of the tree. While the queue is behind, the child events of each
     // child and the marks conflate: what waits is the latest event of each child, then one mark
     // after them, so the backlog is bounded by the children, not by the number of writes.
-    let values: DatasyncSubscription
-    do {
-      values = try node.subscribeThrows(
-        to: .value(change: true, withoutData: true), childrenConstraint: childrenConstraint,
-        stores: false, queue: stream.queue, conflation: .latestEvent,
+    guard
+      let values = stream.subscribe(
+        to: node, for: .value(change: true, withoutData: true),
+        childrenConstraint: childrenConstraint, conflation: .latestEvent,
         onEvent: { _ in state.completeWrite() },
         onDeliveryEnd: { [weak stream] in
           guard let stream, let emission = state.completeDelivery() else { return }
           stream.send(emission)
-        },
-        onCompletion: { [weak stream] completion in
-          stream?.finish(streamCompletion(of: completion))
         })
-    } catch {
+    else {
       children.cancel()
-      stream.finishLater(.failure(error))
       return
     }
     stream.onTermination {

@@ -52,19 +52,12 @@ struct DatasyncEventPublisher<Output>: Publisher {
       }
       onDeliveryEnd = nil
     }
-    let subscription: DatasyncSubscription
-    do {
-      subscription = try node.subscribeThrows(
-        to: eventType, childrenConstraint: childrenConstraint, stores: false,
-        queue: stream.queue, conflation: coalesces ? .latestEvent : .none, onEvent: onEvent,
-        onDeliveryEnd: onDeliveryEnd,
-        onCompletion: { [weak stream] completion in
-          stream?.finish(streamCompletion(of: completion))
-        })
-    } catch {
-      stream.finishLater(.failure(error))
-      return
-    }
+    guard
+      let subscription = stream.subscribe(
+        to: node, for: eventType, childrenConstraint: childrenConstraint,
+        conflation: coalesces ? .latestEvent : .none, onEvent: onEvent,
+        onDeliveryEnd: onDeliveryEnd)
+    else { return }
     stream.onTermination { subscription.cancel() }
   }
 }

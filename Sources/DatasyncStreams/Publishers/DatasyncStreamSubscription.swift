@@ -117,3 +117,27 @@ final class DatasyncStreamSubscription<Downstream: Subscriber>: Subscription,
     queue.async { target.drain() }
   }
 }
+
+extension DatasyncStreamSubscription where Downstream.Failure == WebcomError {
+  /// Subscribes to events of `node` on the stream's queue, as a source of the stream: the end of
+  /// that subscription ends the stream (``streamCompletion(of:)``). When the subscription cannot
+  /// be made, the stream fails with the error and the result is nil.
+  @inlinable
+  func subscribe(
+    to node: DatasyncNode, for eventType: DatasyncEventType,
+    childrenConstraint: DatasyncChildrenConstraint, conflation: DeliveryConflation,
+    onEvent: @escaping (DatasyncEvent) -> Void, onDeliveryEnd: (() -> Void)?
+  ) -> DatasyncSubscription? {
+    do {
+      return try node.subscribeThrows(
+        to: eventType, childrenConstraint: childrenConstraint, stores: false, queue: queue,
+        conflation: conflation, onEvent: onEvent, onDeliveryEnd: onDeliveryEnd,
+        onCompletion: { [weak self] completion in
+          self?.finish(streamCompletion(of: completion))
+        })
+    } catch {
+      finishLater(.failure(error))
+      return nil
+    }
+  }
+}
