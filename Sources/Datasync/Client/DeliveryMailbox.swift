@@ -61,8 +61,12 @@ final class DeliveryMailbox: Sendable {
     var phase = Phase.idle
     /// When the last drain ended or handed over to a successor, in uptime nanoseconds.
     var lastDrainEnd: UInt64 = 0
-    /// The waiting parcel of each subscription that conflates, by subscription.
+    /// The waiting parcel of each subscription that conflates, by subscription, among the first
+    /// `indexedCount` parcels.
     var conflated: [ObjectIdentifier: ConflatedParcel] = [:]
+    /// How many of `parcels` `conflated` covers: it is made only when a parcel that conflates
+    /// comes while others wait, so a queue that keeps up pays nothing for conflation.
+    var indexedCount = 0
     /// How many parcels of `parcels` conflation emptied.
     var emptiedCount = 0
   }
@@ -142,19 +146,22 @@ final class DeliveryMailbox: Sendable {
   var isIdle: Bool { waiting.withLock { $0.phase == .idle } }
 
   /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards. When
-  /// none waits (a drain took them) and no subscription conflates, the array posted becomes the
-  /// waiting one, without a copy. The parcel of a subscription that conflates merges into the one
-  /// waiting for it (see ``DeliveryConflation``).
+  /// none waits (a drain took them), the array posted becomes the waiting one, without a copy.
+  /// The parcel of a subscription that conflates merges into the one waiting for it (see
+  /// ``DeliveryConflation``).
   func post(_ parcels: [Parcel]) {
     guard !parcels.isEmpty else { return }
     let conflates = parcels.contains { $0.subscription.conflation != .none }
     waiting.withLock { waiting in
-      if !conflates, waiting.parcels.isEmpty {
+      if waiting.parcels.isEmpty {
         waiting.parcels = parcels
       } else if !conflates {
         waiting.parcels.append(contentsOf: parcels)
       } else {
+        waiting.indexConflatedParcels()
         for parcel in parcels { waiting.add(parcel) }
+        waiting.indexedCount = waiting.parcels.count
+        waiting.dropEmptiedParcelsOnceTheyOutnumberTheOthers()
       }
     }
   }
@@ -275,10 +282,30 @@ extension DeliveryMailbox.Waiting {
   mutating func takeParcels() -> [DeliveryMailbox.Parcel] {
     defer {
       parcels = []
-      conflated = [:]
+      if !conflated.isEmpty { conflated = [:] }
+      indexedCount = 0
       emptiedCount = 0
     }
     return parcels
+  }
+
+  /// Notes where the parcels of subscriptions that conflate are among those posted since the
+  /// last look, merging a later parcel of a subscription into its first.
+  mutating func indexConflatedParcels() {
+    let unindexed = indexedCount..<parcels.count
+    indexedCount = parcels.count
+    for position in unindexed {
+      let parcel = parcels[position]
+      guard parcel.subscription.conflation != .none, !parcel.records.isEmpty else { continue }
+      let identifier = ObjectIdentifier(parcel.subscription)
+      guard conflated[identifier] != nil else {
+        conflated[identifier] = DeliveryMailbox.ConflatedParcel(position: position)
+        continue
+      }
+      parcels[position] = DeliveryMailbox.Parcel(subscription: parcel.subscription, records: [])
+      emptiedCount += 1
+      add(parcel)
+    }
   }
 
   /// Adds a parcel after those waiting, or merges it into the one waiting for its subscription
@@ -322,7 +349,6 @@ extension DeliveryMailbox.Waiting {
       parcels[entry.position] = DeliveryMailbox.Parcel(subscription: subscription, records: records)
     }
     conflated[identifier] = entry
-    if emptiedCount > 16, emptiedCount * 2 > parcels.count { dropEmptiedParcels() }
   }
 
   /// The position of the last event of each key among `records`.
@@ -333,9 +359,11 @@ extension DeliveryMailbox.Waiting {
     return positions
   }
 
-  /// Drops the parcels conflation emptied, and moves the conflated ones' positions with the
-  /// others: O(waiting parcels), once per as many emptied ones, so O(1) per post on average.
-  private mutating func dropEmptiedParcels() {
+  /// Drops the parcels conflation emptied once they outnumber the others (and are more than a
+  /// few), and moves the conflated ones' positions with the others: O(waiting parcels), once per
+  /// as many emptied ones, so O(1) per post on average.
+  mutating func dropEmptiedParcelsOnceTheyOutnumberTheOthers() {
+    guard emptiedCount > 16, emptiedCount * 2 > parcels.count else { return }
     var kept: [DeliveryMailbox.Parcel] = []
     kept.reserveCapacity(parcels.count - emptiedCount)
     for parcel in parcels where !parcel.records.isEmpty {
@@ -344,6 +372,7 @@ extension DeliveryMailbox.Waiting {
       kept.append(parcel)
     }
     parcels = kept
+    indexedCount = kept.count
     emptiedCount = 0
   }
 }

@@ -107,4 +107,47 @@ import Testing
     #expect(every.recorded.map(\.value.asInt) == [nil] + (1...200).map { $0 })
     withExtendedLifetime((conflating, keeping)) {}
   }
+
+  /// Parcels of one subscription posted together merge as if they had been posted apart.
+  @Test func parcelsOfOneSubscriptionPostedTogetherMerge() throws {
+    let queue = DispatchQueue(label: "test.conflation.together")
+    let node = try makeApplication().datasyncService.createManager().nodeThrows(for: "together")
+    let latest = EventRecorder()
+    let perChild = EventRecorder()
+    let ends = Shared(0)
+    let latestSubscription = try subscribe(
+      node, to: .valueChange, on: queue, conflation: .latestEvent, recorder: latest, ends: ends,
+      initialCount: 1)
+    let perChildSubscription = try node.subscribeThrows(
+      to: .child(addition: true, change: true, removal: true), childrenConstraint: .all,
+      stores: false, queue: queue, conflation: .latestEventPerChild, onEvent: perChild.record,
+      onDeliveryEnd: nil, onCompletion: nil)
+    _ = latest.take()
+    func parcel(_ subscription: DatasyncSubscription, _ entries: [(String, Int)])
+      -> DeliveryMailbox.Parcel
+    {
+      DeliveryMailbox.Parcel(
+        subscription: subscription.core,
+        records: entries.map { key, value in
+          EventRecord(
+            eventType: .childChange,
+            path: DatasyncPath(validatedKeys: ["together", WebcomKey(key)]),
+            value: .int(Int64(value)), previousKey: nil, acked: false)
+        })
+    }
+    // A mailbox of its own, never kicked until the end: every post waits.
+    let mailbox = DeliveryMailbox(queue: queue)
+    mailbox.post([
+      parcel(latestSubscription, [("v", 1)]), parcel(perChildSubscription, [("a", 1), ("b", 1)]),
+      parcel(latestSubscription, [("v", 2)]), parcel(perChildSubscription, [("a", 2)]),
+    ])
+    mailbox.post([parcel(latestSubscription, [("v", 3)]), parcel(perChildSubscription, [("c", 1)])])
+    #expect(mailbox.waitingEventCount == 4)
+    mailbox.kick()
+    queue.sync {}
+
+    #expect(latest.take().map { "\($0.key.value) \($0.value.json)" } == ["v 3"])
+    #expect(perChild.take().map { "\($0.key.value) \($0.value.json)" } == ["a 2", "b 1", "c 1"])
+    withExtendedLifetime((latestSubscription, perChildSubscription)) {}
+  }
 }
