@@ -14,8 +14,10 @@ package enum DeliveryConflation: Sendable {
   /// subscriber that keeps the latest event of a delivery (the streams of a node's value, and the
   /// end-of-write marks of `children(as:)`).
   case latestEvent
-  /// Only the latest event of each child waits, in the place of the child's first waiting
-  /// event: for a subscriber that folds a delivery's child events into the children as they
-  /// are at its end, the last event of each key winning (`children(as:)`).
+  /// Only the latest event of each child waits, replacing the child's earlier one: for a
+  /// subscriber that folds a delivery's child events into the children as they are at its end,
+  /// the last event of each key winning (`children(as:)`). A child that comes after every child
+  /// waiting (new messages of a chat) is appended without a lookup; it can then wait twice, once
+  /// it changes after a greater one came, so at most two events wait per child.
   case latestEventPerChild
 }

@@ -75,9 +75,13 @@ final class DeliveryMailbox: Sendable {
   fileprivate struct ConflatedParcel {
     /// Its position in the waiting parcels.
     var position: Int
-    /// The position of each child's event in its records (``DeliveryConflation/latestEventPerChild``),
-    /// made at the first merge.
+    /// The position of the latest event of each child in its records
+    /// (``DeliveryConflation/latestEventPerChild``), made at the first merge, for the children
+    /// that did not come in increasing key order: one that did comes after every key there, so
+    /// it is new, and is appended without hashing. A child can then wait twice, once unhashed.
     var positionsByKey: [WebcomKey: Int]?
+    /// The greatest key among its records and the position of its latest event, once made.
+    var greatest: (key: WebcomKey, position: Int)?
   }
 
   /// What a drain does after a round.
@@ -314,13 +318,14 @@ extension DeliveryMailbox.Waiting {
     let subscription = parcel.subscription
     guard subscription.conflation != .none else { return parcels.append(parcel) }
     let identifier = ObjectIdentifier(subscription)
-    guard var entry = conflated[identifier] else {
+    // Taken out while it changes, so that its positions by key are not copied.
+    guard var entry = conflated.removeValue(forKey: identifier) else {
       conflated[identifier] = DeliveryMailbox.ConflatedParcel(position: parcels.count)
       return parcels.append(parcel)
     }
     switch subscription.conflation {
     case .none:
-      return
+      break
     case .latestEvent:
       // The latest event moves after every event posted before it; its old place stays empty
       // until the drain, or a compaction, drops it.
@@ -336,9 +341,17 @@ extension DeliveryMailbox.Waiting {
       var records = parcels[entry.position].records
       parcels[entry.position] = DeliveryMailbox.Parcel(subscription: subscription, records: [])
       var positions = entry.positionsByKey ?? Self.positionsByKey(of: records)
+      entry.positionsByKey = nil
+      var greatest = entry.greatest ?? Self.greatest(in: positions)
       for record in parcel.records {
         let key = record.path.key
-        if let position = positions[key] {
+        let order = greatest.map { WebcomKey.order(key, $0.key) } ?? 1
+        if order > 0 {
+          greatest = (key, records.count)
+          records.append(record)
+        } else if order == 0, let position = greatest?.position {
+          records[position] = record
+        } else if let position = positions[key] {
           records[position] = record
         } else {
           positions[key] = records.count
@@ -346,9 +359,15 @@ extension DeliveryMailbox.Waiting {
         }
       }
       entry.positionsByKey = positions
+      entry.greatest = greatest
       parcels[entry.position] = DeliveryMailbox.Parcel(subscription: subscription, records: records)
     }
     conflated[identifier] = entry
+  }
+
+  /// The greatest key of `positions` and its position.
+  private static func greatest(in positions: [WebcomKey: Int]) -> (key: WebcomKey, position: Int)? {
+    positions.max { WebcomKey.order($0.key, $1.key) < 0 }.map { ($0.key, $0.value) }
   }
 
   /// The position of the last event of each key among `records`.
