@@ -15,11 +15,18 @@ package final class KeyValueNode<Value>: OrderedMapNode {
 
   @inlinable
   package init(_ key: WebcomKey, _ value: Value, _ left: KeyValueNode?, _ right: KeyValueNode?) {
+    count = (left?.count ?? 0) + (right?.count ?? 0) + 1
     self.key = key
     self.value = value
     self.left = left
     self.right = right
-    count = (left?.count ?? 0) + (right?.count ?? 0) + 1
+  }
+
+  @inlinable
+  package convenience init(
+    entryOf entry: borrowing KeyValueNode, _ left: KeyValueNode?, _ right: KeyValueNode?
+  ) {
+    self.init(entry.key, entry.value, left, right)
   }
 }
 

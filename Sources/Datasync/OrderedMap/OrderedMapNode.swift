@@ -13,6 +13,10 @@ package protocol OrderedMapNode: AnyObject {
   /// of `right` after it.
   init(_ key: WebcomKey, _ value: Value, _ left: Self?, _ right: Self?)
 
+  /// A node with the entry of `entry` and other subtrees (an update copying the path to a
+  /// change, a rotation): the entry is copied as it is stored, without rebuilding the key.
+  init(entryOf entry: borrowing Self, _ left: Self?, _ right: Self?)
+
   /// The key of the node's entry.
   var key: WebcomKey { get }
 

@@ -67,10 +67,10 @@ extension PersistentOrderedMap {
       return inserting(key, value, into: left, replaced: &replaced)
     }
     if delta * weight(left) < weight(right) {
-      return balanced(right.key, right.value, link(key, value, left, right.left), right.right)
+      return balanced(entryOf: right, link(key, value, left, right.left), right.right)
     }
     if delta * weight(right) < weight(left) {
-      return balanced(left.key, left.value, left.left, link(key, value, left.right, right))
+      return balanced(entryOf: left, left.left, link(key, value, left.right, right))
     }
     return Node(key, value, left, right)
   }
@@ -82,10 +82,10 @@ extension PersistentOrderedMap {
     guard let left else { return right }
     guard let right else { return left }
     if delta * weight(left) < weight(right) {
-      return balanced(right.key, right.value, concatenate(left, right.left), right.right)
+      return balanced(entryOf: right, concatenate(left, right.left), right.right)
     }
     if delta * weight(right) < weight(left) {
-      return balanced(left.key, left.value, left.left, concatenate(left.right, right))
+      return balanced(entryOf: left, left.left, concatenate(left.right, right))
     }
     return glued(left, right)
   }

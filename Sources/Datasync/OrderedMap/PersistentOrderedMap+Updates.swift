@@ -23,23 +23,60 @@ extension PersistentOrderedMap {
     Self(root: Self.removing(key, from: root))
   }
 
+  /// The tree under `root` with `key` bound to `value`: one descent that retains no node,
+  /// recording the path, then the path copied bottom-up, each copy rebalanced; `root` itself
+  /// when the node keeps its value (``OrderedMapNode/keeps(_:whenSetTo:)``).
   @inlinable
   static func inserting(
-    _ key: WebcomKey, _ value: Node.Value, into node: Node?, replaced: inout Node.Value?
+    _ key: WebcomKey, _ value: Node.Value, into root: Node?, replaced: inout Node.Value?
   ) -> Node {
-    guard let node else { return Node(key, value, nil, nil) }
-    let order = node.order(of: key)
-    if order < 0 {
-      let left = inserting(key, value, into: node.left, replaced: &replaced)
-      return left === node.left ? node : balanced(node.key, node.value, left, node.right)
+    guard let root else { return Node(key, value, nil, nil) }
+    return withUnsafeTemporaryAllocation(
+      of: (node: Unmanaged<Node>, wentLeft: Bool).self, capacity: maximumHeight
+    ) { path in
+      var depth = 0
+      var next: Unmanaged<Node>? = Unmanaged.passUnretained(root)
+      var isBound = false
+      var rebuilt: Node?
+      while let current = next {
+        next = current._withUnsafeGuaranteedRef { node -> Unmanaged<Node>? in
+          let order = node.order(of: key)
+          guard order != 0 else {
+            isBound = true
+            replaced = node.value
+            if !Node.keeps(node.value, whenSetTo: value) {
+              rebuilt = Node(key, value, node.left, node.right)
+            }
+            return nil
+          }
+          precondition(depth < maximumHeight, "a tree higher than its balance allows")
+          path[depth] = (current, order < 0)
+          depth += 1
+          guard let child = order < 0 ? node.left : node.right else { return nil }
+          return Unmanaged.passUnretained(child)
+        }
+      }
+      if !isBound {
+        rebuilt = Node(key, value, nil, nil)
+      }
+      guard var rebuilt else { return root }
+      while depth > 0 {
+        depth -= 1
+        let (entry, wentLeft) = path[depth]
+        rebuilt = entry._withUnsafeGuaranteedRef { node in
+          wentLeft
+            ? balanced(entryOf: node, rebuilt, node.right)
+            : balanced(entryOf: node, node.left, rebuilt)
+        }
+      }
+      return rebuilt
     }
-    if order > 0 {
-      let right = inserting(key, value, into: node.right, replaced: &replaced)
-      return right === node.right ? node : balanced(node.key, node.value, node.left, right)
-    }
-    replaced = node.value
-    return Node.keeps(node.value, whenSetTo: value) ? node : Node(key, value, node.left, node.right)
   }
+
+  /// The greatest height of a tree: a weight-balanced tree of n nodes is at most
+  /// log(n + 1) / log(4 / 3) high, less than 128 below 2^52 nodes.
+  @inlinable
+  static var maximumHeight: Int { 128 }
 
   @inlinable
   static func removing(_ key: WebcomKey, from node: Node?) -> Node? {
@@ -47,11 +84,11 @@ extension PersistentOrderedMap {
     let order = node.order(of: key)
     if order < 0 {
       let left = removing(key, from: node.left)
-      return left === node.left ? node : balanced(node.key, node.value, left, node.right)
+      return left === node.left ? node : balanced(entryOf: node, left, node.right)
     }
     if order > 0 {
       let right = removing(key, from: node.right)
-      return right === node.right ? node : balanced(node.key, node.value, node.left, right)
+      return right === node.right ? node : balanced(entryOf: node, node.left, right)
     }
     return glued(node.left, node.right)
   }
@@ -70,33 +107,35 @@ extension PersistentOrderedMap {
   @inlinable @inline(__always)
   static func weight(_ node: Node?) -> Int { (node?.count ?? 0) + 1 }
 
-  /// A node of the entry and subtrees that are at most one update away from balance,
-  /// rebalanced by one single or double rotation.
+  /// A node of the entry of `entry` (a node of the tree, whose entry is copied without rebuilding
+  /// its key: ``OrderedMapNode/init(entryOf:_:_:)``) and subtrees that are at most one update
+  /// away from balance, rebalanced by one single or double rotation. The subtrees are consumed,
+  /// so that each moves into the node that keeps it without another retain.
   @inlinable
-  static func balanced(_ key: WebcomKey, _ value: Node.Value, _ left: Node?, _ right: Node?)
+  static func balanced(entryOf entry: Node, _ left: consuming Node?, _ right: consuming Node?)
     -> Node
   {
     let leftWeight = weight(left)
     let rightWeight = weight(right)
     if rightWeight > delta * leftWeight, let right {
       if weight(right.left) < ratio * weight(right.right) {
-        return Node(right.key, right.value, Node(key, value, left, right.left), right.right)
+        return Node(entryOf: right, Node(entryOf: entry, left, right.left), right.right)
       }
       let middle = right.left!
       return Node(
-        middle.key, middle.value, Node(key, value, left, middle.left),
-        Node(right.key, right.value, middle.right, right.right))
+        entryOf: middle, Node(entryOf: entry, left, middle.left),
+        Node(entryOf: right, middle.right, right.right))
     }
     if leftWeight > delta * rightWeight, let left {
       if weight(left.right) < ratio * weight(left.left) {
-        return Node(left.key, left.value, left.left, Node(key, value, left.right, right))
+        return Node(entryOf: left, left.left, Node(entryOf: entry, left.right, right))
       }
       let middle = left.right!
       return Node(
-        middle.key, middle.value, Node(left.key, left.value, left.left, middle.left),
-        Node(key, value, middle.right, right))
+        entryOf: middle, Node(entryOf: left, left.left, middle.left),
+        Node(entryOf: entry, middle.right, right))
     }
-    return Node(key, value, left, right)
+    return Node(entryOf: entry, left, right)
   }
 
   /// The concatenation of two trees balanced with each other, every key of `left` before those
@@ -106,24 +145,26 @@ extension PersistentOrderedMap {
     guard let left else { return right }
     guard let right else { return left }
     if left.count > right.count {
-      let (key, value, rest) = removingLast(left)
-      return balanced(key, value, rest, right)
+      let (last, rest) = removingLast(left)
+      return balanced(entryOf: last, rest, right)
     }
-    let (key, value, rest) = removingFirst(right)
-    return balanced(key, value, left, rest)
+    let (first, rest) = removingFirst(right)
+    return balanced(entryOf: first, left, rest)
   }
 
+  /// The tree without its first node, and that node.
   @inlinable
-  static func removingFirst(_ node: Node) -> (WebcomKey, Node.Value, Node?) {
-    guard let left = node.left else { return (node.key, node.value, node.right) }
-    let (key, value, rest) = removingFirst(left)
-    return (key, value, balanced(node.key, node.value, rest, node.right))
+  static func removingFirst(_ node: Node) -> (first: Node, rest: Node?) {
+    guard let left = node.left else { return (node, node.right) }
+    let (first, rest) = removingFirst(left)
+    return (first, balanced(entryOf: node, rest, node.right))
   }
 
+  /// The tree without its last node, and that node.
   @inlinable
-  static func removingLast(_ node: Node) -> (WebcomKey, Node.Value, Node?) {
-    guard let right = node.right else { return (node.key, node.value, node.left) }
-    let (key, value, rest) = removingLast(right)
-    return (key, value, balanced(node.key, node.value, node.left, rest))
+  static func removingLast(_ node: Node) -> (last: Node, rest: Node?) {
+    guard let right = node.right else { return (node, node.left) }
+    let (last, rest) = removingLast(right)
+    return (last, balanced(entryOf: node, node.left, rest))
   }
 }

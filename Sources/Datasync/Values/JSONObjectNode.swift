@@ -22,16 +22,30 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
   /// The number of nodes of the subtree rooted here.
   private let storedCount: UInt32
 
+  // The initialisers read the subtrees' counts before storing them: the subtrees they are given
+  // move into the node, without a retain to keep reading them.
   package init(
     _ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?
   ) {
+    storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
     keyString = key.value
     keyOrderPrefix = key.orderPrefix
     self.left = left
     self.right = right
     self.value = value
     keyCompactShape = JSONObjectNode.compactShape(key.shape)
+  }
+
+  package init(
+    entryOf entry: borrowing JSONObjectNode, _ left: JSONObjectNode?, _ right: JSONObjectNode?
+  ) {
     storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
+    keyString = entry.keyString
+    keyOrderPrefix = entry.keyOrderPrefix
+    self.left = left
+    self.right = right
+    value = entry.value
+    keyCompactShape = entry.keyCompactShape
   }
 
   /// The key of the node, rebuilt from its parts.
