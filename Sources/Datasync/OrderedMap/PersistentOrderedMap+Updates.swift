@@ -25,16 +25,18 @@ extension PersistentOrderedMap {
 
   /// The tree under `root` with `key` bound to `value`: one descent that retains no node,
   /// recording the path, then the path copied bottom-up, each copy rebalanced; `root` itself
-  /// when the node keeps its value (``OrderedMapNode/keeps(_:whenSetTo:)``).
+  /// when the node keeps its value (``OrderedMapNode/keeps(_:whenSetTo:)``). The path is kept
+  /// on the stack (``maximumHeight`` nodes fit in the 1 KiB a temporary allocation may take
+  /// there), its turns in the bits of one integer.
   @inlinable
   static func inserting(
     _ key: WebcomKey, _ value: Node.Value, into root: Node?, replaced: inout Node.Value?
   ) -> Node {
     guard let root else { return Node(key, value, nil, nil) }
-    return withUnsafeTemporaryAllocation(
-      of: (node: Unmanaged<Node>, wentLeft: Bool).self, capacity: maximumHeight
-    ) { path in
+    return withUnsafeTemporaryAllocation(of: Unmanaged<Node>.self, capacity: maximumHeight) {
+      path in
       var depth = 0
+      var wentLeft: UInt128 = 0
       var next: Unmanaged<Node>? = Unmanaged.passUnretained(root)
       var isBound = false
       var rebuilt: Node?
@@ -50,7 +52,8 @@ extension PersistentOrderedMap {
             return nil
           }
           precondition(depth < maximumHeight, "a tree higher than its balance allows")
-          path[depth] = (current, order < 0)
+          path[depth] = current
+          if order < 0 { wentLeft |= 1 << depth }
           depth += 1
           guard let child = order < 0 ? node.left : node.right else { return nil }
           return Unmanaged.passUnretained(child)
@@ -62,9 +65,9 @@ extension PersistentOrderedMap {
       guard var rebuilt else { return root }
       while depth > 0 {
         depth -= 1
-        let (entry, wentLeft) = path[depth]
-        rebuilt = entry._withUnsafeGuaranteedRef { node in
-          wentLeft
+        let isLeft = wentLeft & (1 << depth) != 0
+        rebuilt = path[depth]._withUnsafeGuaranteedRef { node in
+          isLeft
             ? balanced(entryOf: node, rebuilt, node.right)
             : balanced(entryOf: node, node.left, rebuilt)
         }
@@ -73,10 +76,10 @@ extension PersistentOrderedMap {
     }
   }
 
-  /// The greatest height of a tree: a weight-balanced tree of n nodes is at most
-  /// log(n + 1) / log(4 / 3) high, less than 128 below 2^52 nodes.
+  /// The greatest height of a tree the path of an insertion can hold: a weight-balanced tree of
+  /// n nodes is at most log(n + 1) / log(4 / 3) high, less than 96 below 9 × 10^11 nodes.
   @inlinable
-  static var maximumHeight: Int { 128 }
+  static var maximumHeight: Int { 96 }
 
   @inlinable
   static func removing(_ key: WebcomKey, from node: Node?) -> Node? {
