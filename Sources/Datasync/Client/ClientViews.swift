@@ -162,21 +162,26 @@ struct ClientViews {
       change.knownEffects
       ?? ChangeEffect.effects(of: change.footprints, from: change.old, to: cache.visible)
     guard !changed.isEmpty else { return }
-    // A view showing all the children to value subscribers only needs to know whether a child
-    // changed, not which (see `ViewDiff.compute`).
-    let needsChildChanges = { (view: View) in
-      view.subscribers.contains { !$0.eventType.isValueType }
+    // One pass over the complete views computes the diff of each view the change touched; the
+    // diffs are then put in event order (see `touched(by:include:namesChildren:)`).
+    var diffs: [(view: View, diff: ViewDiff)] = []
+    for view in views.values where view.isComplete {
+      // A view showing all the children to value subscribers only needs to know whether a child
+      // changed, not which (see `ViewDiff.compute`).
+      let needsChildChanges = view.subscribers.contains { !$0.eventType.isValueType }
+      let relevance = ViewRelevance(
+        of: changed, at: view.path,
+        namesChildren: view.constraint != .all || needsChildChanges)
+      if case .none = relevance { continue }
+      guard
+        let diff = ViewDiff.compute(
+          path: view.path, constraint: view.constraint, relevance: relevance, old: change.old,
+          new: cache.visible, needsChildChanges: needsChildChanges,
+          knownChild: changed.count == 1 ? changed[0].childValues(under: view.path) : nil)
+      else { continue }
+      diffs.append((view, diff))
     }
-    let diffs = touched(
-      by: changed, include: { _ in true },
-      namesChildren: { $0.constraint != .all || needsChildChanges($0) }
-    ).compactMap { view, relevance -> (view: View, diff: ViewDiff)? in
-      ViewDiff.compute(
-        path: view.path, constraint: view.constraint, relevance: relevance, old: change.old,
-        new: cache.visible, needsChildChanges: needsChildChanges(view),
-        knownChild: changed.count == 1 ? changed[0].childValues(under: view.path) : nil
-      ).map { (view, $0) }
-    }
+    if diffs.count > 1 { diffs.sort { Self.precedes($0.view, $1.view) } }
     for (view, diff) in diffs where !diff.children.isEmpty {
       // A window's events may name children the change did not touch (those that enter or
       // leave it): only a view of all the children has events on touched data alone.
