@@ -68,8 +68,9 @@ struct RuleSyntaxError: Error {
 /// Splits a rule expression into tokens, one at a time.
 ///
 /// Numbers are decimal (`12`, `1.5`, `2e3`); strings are between `'` or `"`, with the escapes
-/// `\\ \' \" \/ \b \f \n \r \t`, and `\u` with four hexadecimal digits; identifiers are ASCII letters, digits and `_`, not
-/// starting with a digit; a `$` variable is `$` followed by an identifier. A regular expression
+/// `\\ \' \" \/ \b \f \n \r \t`, and `\u` with four hexadecimal digits, a surrogate pair in two
+/// such escapes making one scalar (see ``QuotedStringReader``); identifiers are ASCII letters,
+/// digits and `_`, not starting with a digit; a `$` variable is `$` followed by an identifier. A regular expression
 /// literal is read only when the parser asks for one (``regularExpression(at:)``), since `/` is
 /// also the division operator.
 struct RuleLexer {
@@ -211,61 +212,7 @@ struct RuleLexer {
   }
 
   private mutating func string(quote: UInt8) throws(RuleSyntaxError) -> String {
-    let start = position
-    position += 1
-    var scalars = String.UnicodeScalarView()
-    var segmentStart = position
-    func flush(_ end: Int) {
-      scalars.append(
-        contentsOf: String(decoding: bytes[segmentStart..<end], as: UTF8.self).unicodeScalars)
-    }
-    while true {
-      guard position < bytes.count else {
-        throw RuleSyntaxError(offset: start, message: "the string has no closing quote")
-      }
-      let byte = bytes[position]
-      if byte == quote {
-        flush(position)
-        position += 1
-        return String(scalars)
-      }
-      guard byte == UInt8(ascii: "\\") else {
-        position += 1
-        continue
-      }
-      flush(position)
-      let escapeOffset = position
-      position += 1
-      guard position < bytes.count else {
-        throw RuleSyntaxError(offset: start, message: "the string has no closing quote")
-      }
-      let escaped = bytes[position]
-      position += 1
-      if let character = JSONEscape.byte(escapedBy: escaped) {
-        scalars.append(Unicode.Scalar(character))
-        segmentStart = position
-        continue
-      }
-      switch escaped {
-      case UInt8(ascii: "'"):
-        scalars.append(Unicode.Scalar(escaped))
-      case UInt8(ascii: "u"):
-        guard position + 4 <= bytes.count,
-          let code = Self.hexadecimalValue(of: bytes[position..<(position + 4)]),
-          let scalar = Unicode.Scalar(code)
-        else {
-          throw RuleSyntaxError(
-            offset: escapeOffset, message: "expected four hexadecimal digits of a scalar after \\u")
-        }
-        scalars.append(scalar)
-        position += 4
-      default:
-        throw RuleSyntaxError(
-          offset: escapeOffset,
-          message: "unknown escape \\\(Character(Unicode.Scalar(escaped))) in the string")
-      }
-      segmentStart = position
-    }
+    try QuotedStringReader.expression(closedBy: quote).read(bytes, at: &position)
   }
 
   private mutating func symbol() throws(RuleSyntaxError) -> RuleToken.Symbol {

@@ -235,72 +235,7 @@ struct RulesDocumentReader {
   }
 
   private mutating func string() throws(RuleSyntaxError) -> String {
-    let start = position
-    position += 1
-    var scalars = String.UnicodeScalarView()
-    var segmentStart = position
-    while true {
-      guard position < bytes.count else {
-        throw error("the string has no closing quote", at: start)
-      }
-      let byte = bytes[position]
-      if byte == UInt8(ascii: "\"") {
-        scalars.append(
-          contentsOf: String(decoding: bytes[segmentStart..<position], as: UTF8.self).unicodeScalars
-        )
-        position += 1
-        return String(scalars)
-      }
-      if byte < 0x20 {
-        throw error("a control character must be escaped in a string")
-      }
-      guard byte == UInt8(ascii: "\\") else {
-        position += 1
-        continue
-      }
-      scalars.append(
-        contentsOf: String(decoding: bytes[segmentStart..<position], as: UTF8.self).unicodeScalars)
-      let escape = position
-      position += 1
-      guard position < bytes.count else {
-        throw error("the string has no closing quote", at: start)
-      }
-      let escaped = bytes[position]
-      position += 1
-      if let character = JSONEscape.byte(escapedBy: escaped) {
-        scalars.append(Unicode.Scalar(character))
-        segmentStart = position
-        continue
-      }
-      switch escaped {
-      case UInt8(ascii: "u"):
-        var code = try hexadecimal(escape)
-        if (0xD800...0xDBFF).contains(code), position + 1 < bytes.count,
-          bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-        {
-          position += 2
-          let low = try hexadecimal(escape)
-          guard (0xDC00...0xDFFF).contains(low) else {
-            throw error("a high surrogate must be followed by a low surrogate", at: escape)
-          }
-          code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-        }
-        guard let scalar = Unicode.Scalar(code) else {
-          throw error("the escape is a lone surrogate", at: escape)
-        }
-        scalars.append(scalar)
-      default:
-        throw error("unknown escape in the string", at: escape)
-      }
-      segmentStart = position
-    }
+    try QuotedStringReader.json.read(bytes, at: &position)
   }
 
-  private mutating func hexadecimal(_ escape: Int) throws(RuleSyntaxError) -> UInt32 {
-    guard position + 4 <= bytes.count,
-      let code = RuleLexer.hexadecimalValue(of: bytes[position..<(position + 4)])
-    else { throw error("expected four hexadecimal digits after \\u", at: escape) }
-    position += 4
-    return code
-  }
 }

@@ -126,6 +126,8 @@ import Testing
       "the rule \"/a/.read\" is invalid at column 17 of \"data.child('x') && true\": the operands of && must be booleans, one is a snapshot"
     ),
     ("{\"rules\": {\"\u{E9}\": {\".read\": 2}}}", "at \"/\u{E9}/.read\" (line 1, column 27)"),
+    ("{\"rules\": {\"a\u{1}\": {\".read\": true}}}", "a control character must be escaped"),
+    ("{\"rules\": {\"a\\x\": {\".read\": true}}}", "unknown escape \\x in the string"),
     (
       "{\"rules\": {\"a\": {\".read\": \"'\\u00e9\\u00e9' == 1 +\"}}}",
       "is invalid at column 12 of \"'\u{E9}\u{E9}' == 1 +\""
