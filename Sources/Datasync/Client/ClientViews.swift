@@ -163,45 +163,60 @@ struct ClientViews {
       ?? ChangeEffect.effects(of: change.footprints, from: change.old, to: cache.visible)
     guard !changed.isEmpty else { return }
     // One pass over the complete views computes the diff of each view the change touched; the
-    // diffs are then put in event order (see `touched(by:include:namesChildren:)`).
-    var diffs: [(view: View, diff: ViewDiff)] = []
-    for view in views.values where view.isComplete {
-      // A view showing all the children to value subscribers only needs to know whether a child
-      // changed, not which (see `ViewDiff.compute`).
-      let needsChildChanges = view.subscribers.contains { !$0.eventType.isValueType }
-      let relevance = ViewRelevance(
-        of: changed, at: view.path,
-        namesChildren: view.constraint != .all || needsChildChanges)
-      if case .none = relevance { continue }
-      guard
-        let diff = ViewDiff.compute(
-          path: view.path, constraint: view.constraint, relevance: relevance, old: change.old,
-          new: cache.visible, needsChildChanges: needsChildChanges,
-          knownChild: changed.count == 1 ? changed[0].childValues(under: view.path) : nil)
+    // diffs are then put in event order (see `touched(by:include:namesChildren:)`). The views
+    // are read in place, by position, not copied.
+    var diffs: [(position: Dictionary<Key, View>.Index, diff: ViewDiff)] = []
+    var position = views.startIndex
+    while position != views.endIndex {
+      defer { position = views.index(after: position) }
+      guard views.values[position].isComplete,
+        let diff = Self.diff(
+          of: views.values[position], changed: changed, old: change.old, new: cache.visible)
       else { continue }
-      diffs.append((view, diff))
+      diffs.append((position, diff))
     }
-    if diffs.count > 1 { diffs.sort { Self.precedes($0.view, $1.view) } }
-    for (view, diff) in diffs where !diff.children.isEmpty {
+    if diffs.count > 1 {
+      diffs.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
+    }
+    for (position, diff) in diffs where !diff.children.isEmpty {
       // A window's events may name children the change did not touch (those that enter or
       // leave it): only a view of all the children has events on touched data alone.
-      let isLocalWrite = change.isLocalWrite && view.constraint == .all
+      let isLocalWrite = change.isLocalWrite && views.values[position].constraint == .all
       let records = diff.children.map {
-        Self.record(for: $0, in: view, cache: cache, isLocalWrite: isLocalWrite)
+        Self.record(for: $0, in: views.values[position], cache: cache, isLocalWrite: isLocalWrite)
       }
-      for subscriber in view.subscribers where !subscriber.eventType.isValueType {
+      for subscriber in views.values[position].subscribers
+      where !subscriber.eventType.isValueType {
         let wanted = records.filter { subscriber.wants($0.eventType) }
         if !wanted.isEmpty { effects.append(.deliver(wanted, to: subscriber.identifier)) }
       }
     }
-    for (view, diff) in diffs where diff.valueChanged {
+    for (position, diff) in diffs where diff.valueChanged {
+      let path = views.values[position].path
       let record = EventRecord(
-        eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
-        acked: Self.isAcknowledged(view.path, cache: cache, isLocalWrite: change.isLocalWrite))
-      for subscriber in view.subscribers where subscriber.wants(.valueChange) {
+        eventType: .valueChange, path: path, value: diff.window.value, previousKey: nil,
+        acked: Self.isAcknowledged(path, cache: cache, isLocalWrite: change.isLocalWrite))
+      for subscriber in views.values[position].subscribers where subscriber.wants(.valueChange) {
         effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
       }
     }
+  }
+
+  /// The diff of a complete view for a change of the visible tree from `old` to `new` whose
+  /// effects are `changed`; nil when the change did not touch what the view shows.
+  private static func diff(
+    of view: borrowing View, changed: [ChangeEffect], old: JSONValue, new: JSONValue
+  ) -> ViewDiff? {
+    // A view showing all the children to value subscribers only needs to know whether a child
+    // changed, not which (see `ViewDiff.compute`).
+    let needsChildChanges = view.subscribers.contains { !$0.eventType.isValueType }
+    let relevance = ViewRelevance(
+      of: changed, at: view.path, namesChildren: view.constraint != .all || needsChildChanges)
+    if case .none = relevance { return nil }
+    return ViewDiff.compute(
+      path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: new,
+      needsChildChanges: needsChildChanges,
+      knownChild: changed.count == 1 ? changed[0].childValues(under: view.path) : nil)
   }
 
   /// Tells the subscribers that asked for acknowledgements which data the back end confirmed: one
