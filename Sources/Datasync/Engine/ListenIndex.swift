@@ -6,10 +6,14 @@
 struct ListenIndex {
   /// A location of the trie: its path, the clients listening exactly here and the branches
   /// below. The path is made once, with the node, so that finding listens makes no path.
+  ///
+  /// The index's owner serialises every use of it (the database's lock), so no two accesses to
+  /// a node overlap: the dynamic exclusivity checks (a thread-local look-up per access, on every
+  /// write's way down the trie) are left out.
   private final class Node {
     let path: DatasyncPath
-    var children: [WebcomKey: Node] = [:]
-    var clients: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) var children: [WebcomKey: Node] = [:]
+    @exclusivity(unchecked) var clients: Set<ObjectIdentifier> = []
 
     init(path: DatasyncPath) {
       self.path = path
