@@ -141,16 +141,12 @@ struct ClientCache {
 
   /// Drops the back end's data at a path (the pending writes stay), raising no event. O(depth)
   /// when no pending write overlaps the path, else O(pending writes); with none pending, the
-  /// visible tree is the server's and is taken as it is.
+  /// visible tree is the server's (the pending writes applied to it: none) and is not made again.
   mutating func forget(_ path: DatasyncPath) {
     server = server.setting(.null, at: path.keys)
-    if pending.isEmpty {
-      visible = server
-    } else {
-      visible =
-        pending.overlaps(path)
-        ? pending.applied(to: server) : visible.setting(.null, at: path.keys)
-    }
+    visible =
+      pending.isEmpty || pending.overlaps(path)
+      ? pending.applied(to: server) : visible.setting(.null, at: path.keys)
   }
 
   private mutating func reapplyPending(footprints: [ChangeFootprint]) -> Change {
