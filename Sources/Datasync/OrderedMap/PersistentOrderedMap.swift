@@ -88,41 +88,52 @@ package struct PersistentOrderedMap<Node: OrderedMapNode> {
     return isBound ? rank : nil
   }
 
-  /// The number of keys before `key`, and whether `key` is bound: one descent.
+  /// The number of keys before `key`, and whether `key` is bound: one descent, which retains no
+  /// node on the way down (like ``value(for:under:)``).
   @inlinable
   func search(for key: WebcomKey) -> (rank: Int, isBound: Bool) {
+    guard let root else { return (0, false) }
     var rank = 0
-    var node = root
+    var isBound = false
+    var node: Unmanaged<Node>? = Unmanaged.passUnretained(root)
     while let current = node {
-      let order = current.order(of: key)
-      if order == 0 { return (rank + (current.left?.count ?? 0), true) }
-      if order < 0 {
-        node = current.left
-      } else {
-        rank += (current.left?.count ?? 0) + 1
-        node = current.right
+      node = current._withUnsafeGuaranteedRef { current in
+        let order = current.order(of: key)
+        let leftCount = current.left?.count ?? 0
+        if order == 0 {
+          rank += leftCount
+          isBound = true
+          return nil
+        }
+        if order > 0 { rank += leftCount + 1 }
+        guard let next = order < 0 ? current.left : current.right else { return nil }
+        return Unmanaged.passUnretained(next)
       }
     }
-    return (rank, false)
+    return (rank, isBound)
   }
 
-  /// The entry at a position in key order; `rank` must be in `0..<count`.
+  /// The entry at a position in key order; `rank` must be in `0..<count`. The descent retains no
+  /// node on the way down (like ``value(for:under:)``).
   @inlinable
   package func element(atRank rank: Int) -> Element {
     precondition(rank >= 0 && rank < count, "rank \(rank) out of 0..<\(count)")
     var remaining = rank
-    var node = root!
-    while true {
-      let leftCount = node.left?.count ?? 0
-      if remaining < leftCount {
-        node = node.left!
-      } else if remaining == leftCount {
-        return (node.key, node.value)
-      } else {
+    var found: Element?
+    var node: Unmanaged<Node>? = Unmanaged.passUnretained(root!)
+    while let current = node {
+      node = current._withUnsafeGuaranteedRef { current in
+        let leftCount = current.left?.count ?? 0
+        if remaining == leftCount {
+          found = (current.key, current.value)
+          return nil
+        }
+        if remaining < leftCount { return Unmanaged.passUnretained(current.left!) }
         remaining -= leftCount + 1
-        node = node.right!
+        return Unmanaged.passUnretained(current.right!)
       }
     }
+    return found!
   }
 
   /// The greatest key before `key` in key order, `nil` when there is none.
