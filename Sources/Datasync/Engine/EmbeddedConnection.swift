@@ -63,21 +63,23 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// Only touched with `lock` held, so no two accesses overlap: the dynamic exclusivity check is
   /// left out.
   @exclusivity(unchecked) private var mail = Mail()
-  /// Everything below is touched only on `queue`.
-  private var isAttached = false
+  // Everything below is touched only on `queue`, which runs one piece of work at a time, so no
+  // two accesses overlap: the fields a drain reads for every request and message leave out the
+  // dynamic exclusivity check.
+  @exclusivity(unchecked) private var isAttached = false
   /// The state the client asked for with ``setConnected(_:)``.
   private var wantsConnection = false
   /// Requests that reached the connection while it was cut, sent at the next reconnection.
   private var held: [ClientRequest] = []
-  private var latency: Latency?
+  @exclusivity(unchecked) private var latency: Latency?
   private var random = SeededRandom(seed: 0)
-  private var upstream = DelayLine()
-  private var downstream = DelayLine()
+  @exclusivity(unchecked) private var upstream = DelayLine()
+  @exclusivity(unchecked) private var downstream = DelayLine()
   /// The FIFOs the running drain took from `mail` (touched only by it): emptied once worked
   /// off, their storage is swapped back into `mail` at the next take, so that a request and its
   /// answer allocate no FIFO storage.
-  private var takenUpstream: [Upstream] = []
-  private var takenDownstream: [BackEndMessage] = []
+  @exclusivity(unchecked) private var takenUpstream: [Upstream] = []
+  @exclusivity(unchecked) private var takenDownstream: [BackEndMessage] = []
   /// The capacity up to which a drain keeps the buffers it took; a burst's are released.
   private static let keptCapacity = 64
 
