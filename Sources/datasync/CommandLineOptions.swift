@@ -139,8 +139,11 @@ let usage = """
 
   Options of get, set, merge, push, delete and watch:
     --token T       The credential sent with every request (auth=T).
-    A namespace is given as ?ns=NS in the URL. Exit status: 0 success, 1 the server refused
-    the request or could not be reached (its message on the standard error), 2 bad usage.
+    A namespace is given as ?ns=NS in the URL. get also takes the read parameters of the REST
+    protocol in the URL: shallow, print, format, orderBy with startAt, startAfter, endAt,
+    endBefore, equalTo, limitToFirst, limitToLast ('.../rooms?orderBy="$key"&limitToFirst=10').
+    Exit status: 0 success, 1 the server refused the request or could not be reached (its
+    message on the standard error), 2 bad usage.
 
   Options of demo:
     --writers N     Concurrent writers, 1 to 64 (default 4).

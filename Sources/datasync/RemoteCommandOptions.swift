@@ -10,6 +10,12 @@ struct RemoteCommandOptions: Equatable {
     var takesValue: Bool { self == .set || self == .merge || self == .push }
   }
 
+  /// The query parameters `get` sends on to the server, which shape what it answers.
+  static let readParameters = [
+    "shallow", "print", "format", "orderBy", "startAt", "startAfter", "endAt", "endBefore",
+    "equalTo", "limitToFirst", "limitToLast",
+  ]
+
   var action: Action
   /// The database: scheme, host and port of the URL.
   var database: URL
@@ -17,6 +23,9 @@ struct RemoteCommandOptions: Equatable {
   var path: String
   /// The namespace (`?ns=` of the URL).
   var namespace: String?
+  /// The other query parameters of the URL, sent as they are: for `get`, the parameters that
+  /// shape a read (see ``readParameters``).
+  var parameters: [URLQueryItem] = []
   /// The value argument: JSON text, or `-` for the standard input.
   var value: String?
   var token: String?
@@ -48,16 +57,19 @@ func parseRemote(_ action: RemoteCommandOptions.Action, _ arguments: ArraySlice<
     throw UsageError(
       description: "'\(action.rawValue)' takes \(shape), got \(positional.count) argument(s)")
   }
-  let (database, path, namespace) = try location(positional[0])
+  let (database, path, namespace, parameters) = try location(positional[0], for: action)
   return .remote(
     RemoteCommandOptions(
       action: action, database: database, path: path, namespace: namespace,
-      value: action.takesValue ? positional[1] : nil, token: token))
+      parameters: parameters, value: action.takesValue ? positional[1] : nil, token: token))
 }
 
-/// The database URL, the path and the namespace of `<url>/<path>`: an `http` or `https` URL
-/// whose path is the location (a trailing `.json` is dropped), with an optional `?ns=`.
-private func location(_ text: String) throws(UsageError) -> (URL, String, String?) {
+/// The database URL, the path, the namespace and the other query parameters of
+/// `<url>/<path>`: an `http` or `https` URL whose path is the location (a trailing `.json` is
+/// dropped), with an optional `?ns=` and, for `get`, the parameters of a read.
+private func location(_ text: String, for action: RemoteCommandOptions.Action)
+  throws(UsageError) -> (URL, String, String?, [URLQueryItem])
+{
   guard let components = URLComponents(string: text),
     let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
     let host = components.host, !host.isEmpty
@@ -73,15 +85,29 @@ private func location(_ text: String) throws(UsageError) -> (URL, String, String
   if path.hasSuffix(".json") { path.removeLast(5) }
   if path.isEmpty { path = "/" }
   var namespace: String?
+  var parameters: [URLQueryItem] = []
   for item in components.queryItems ?? [] {
-    guard item.name == "ns", let value = item.value, !value.isEmpty else {
-      throw UsageError(
-        description: "'\(text)': the only query parameter accepted is ns=<namespace>")
+    if item.name == "ns", let value = item.value, !value.isEmpty {
+      namespace = value
+    } else if action == .get, RemoteCommandOptions.readParameters.contains(item.name) {
+      parameters.append(item)
+    } else {
+      throw UsageError(description: "'\(text)': \(refusal(of: item, for: action))")
     }
-    namespace = value
   }
   guard let url = database.url else {
     throw UsageError(description: "'\(text)' is not a database location")
   }
-  return (url, path, namespace)
+  return (url, path, namespace, parameters)
+}
+
+/// Why a query parameter is refused, with what the action accepts.
+private func refusal(of item: URLQueryItem, for action: RemoteCommandOptions.Action) -> String {
+  if item.name == "auth" { return "give the credential with --token, not auth=" }
+  if item.name == "ns" { return "ns needs a namespace (ns=<namespace>)" }
+  guard action == .get else {
+    return "'\(action.rawValue)' accepts only the query parameter ns=<namespace>, not \(item.name)"
+  }
+  return "'get' accepts ns=<namespace> and "
+    + RemoteCommandOptions.readParameters.joined(separator: ", ") + ", not \(item.name)"
 }

@@ -15,7 +15,8 @@ struct RequestCommand {
   ///   read.
   func run() async throws(UsageError) -> Int32 {
     let body = try options.value.map { text throws(UsageError) in try Self.json(text) }
-    var request = URLRequest(url: Self.url(options, extra: []), timeoutInterval: 60)
+    var request = URLRequest(
+      url: Self.url(options, extra: options.parameters), timeoutInterval: 60)
     request.httpMethod = Self.method(options.action)
     request.httpBody = body
     if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }

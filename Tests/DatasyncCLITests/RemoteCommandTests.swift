@@ -88,6 +88,39 @@ import Testing
     }
   }
 
+  @Test func getSendsTheReadParametersOfItsURLAndRefusesOthers() throws {
+    let file = try DataFile()
+    let server = try ServeProcess(["--open", "--port", "0", "--data", file.path])
+    defer { server.stop(with: SIGTERM) }
+    let url = "http://127.0.0.1:\(server.port)"
+    #expect(
+      try runDatasync(["set", "\(url)/rooms", #"{"a": {"n": 1}, "b": 2, "c": 3}"#]).status == 0)
+
+    #expect(
+      try runDatasync(["get", "\(url)/rooms?shallow=true"]).output
+        == "{\"a\":true,\"b\":2,\"c\":3}\n")
+    #expect(
+      try runDatasync(["get", #"\#(url)/rooms.json?orderBy="$key"&limitToLast=2"#]).output
+        == "{\"b\":2,\"c\":3}\n")
+    #expect(
+      try runDatasync(["get", "\(url)/rooms/a?print=pretty"]).output.contains("\n  \"n\" : 1"))
+    let refusedByServer = try runDatasync(["get", "\(url)/rooms?print=loud"])
+    #expect(refusedByServer.status == 1)
+    #expect(refusedByServer.error.contains("print must be"))
+
+    for (arguments, culprit) in [
+      (["get", "\(url)/rooms?shalow=true"], "not shalow"),
+      (["set", "\(url)/rooms/d?shallow=true", "1"], "'set' accepts only"),
+      (["get", "\(url)/rooms?auth=owner"], "--token"),
+      (["get", "\(url)/rooms?ns="], "ns needs a namespace"),
+    ] {
+      let usage = try runDatasync(arguments)
+      #expect(usage.status == 2, "\(arguments)")
+      #expect(usage.error.contains(culprit), "\(arguments): \(usage.error)")
+    }
+    #expect(try runDatasync(["get", "\(url)/rooms/d"]).output == "null\n")
+  }
+
   @Test func watchPrintsOneLinePerEventUntilInterrupted() throws {
     let file = try DataFile()
     let server = try ServeProcess(["--open", "--port", "0", "--data", file.path])
