@@ -43,6 +43,9 @@ public final class AuthenticationService: Sendable {
   /// (observers are told before `then` runs) and the token is kept for reconnections. A refused
   /// token leaves the state and the kept token as they were.
   ///
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``DatasyncNode/set(_:at:queue:then:)``).
+  ///
   /// - Parameters:
   ///   - token: A token the back end knows.
   ///   - queue: The queue `then` is called on.
@@ -79,6 +82,9 @@ public final class AuthenticationService: Sendable {
   /// Signs the application out: the state becomes ``AuthenticationState/unauthenticated`` once
   /// the back end has done it, and the kept token is forgotten. The back end revokes the
   /// subscriptions that needed the identity.
+  ///
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``DatasyncNode/set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - queue: The queue `then` is called on.

@@ -11,14 +11,15 @@ extension DatasyncNode {
   /// fails at once with `disconnected`, and a read still waiting when the application disables
   /// the connection fails then (or is answered from the cache if it has become complete).
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed; otherwise
-  /// `try await node.value()` is used.
+  /// `then` is required: a read without it would be lost work, and without a default
+  /// `try await node.value()` always means the `async` form, in top-level code too (where Swift
+  /// would otherwise choose this form, see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - queue: The queue `then` is called on.
   ///   - then: Receives the value, or an error with code `disconnected`.
   public func value(
-    queue: DispatchQueue = .main, then: ((WebcomResult<DatasyncValue>) -> Void)? = nil
+    queue: DispatchQueue = .main, then: @escaping (WebcomResult<DatasyncValue>) -> Void
   ) {
     let target = CallbackTarget(queue: queue, then: then)
     let context = self.context
@@ -31,10 +32,10 @@ extension DatasyncNode {
   ///   - type: The type to decode.
   ///   - queue: The queue `then` is called on.
   ///   - then: Receives the decoded value, or an error with code `decodingFailed`, or
-  ///     `disconnected` as for ``value(queue:then:)``.
+  ///     `disconnected` as for ``value(queue:then:)``; required, as there.
   public func decodedValue<T: Decodable>(
     as type: T.Type = T.self, queue: DispatchQueue = .main,
-    then: ((WebcomResult<T>) -> Void)? = nil
+    then: @escaping (WebcomResult<T>) -> Void
   ) {
     let target = CallbackTarget(queue: queue, then: then)
     let context = self.context

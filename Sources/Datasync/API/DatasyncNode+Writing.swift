@@ -3,7 +3,8 @@ import Foundation
 extension DatasyncNode {
   /// Deletes the value of the node; the same as `set(nil as Int?, at:queue:then:)`.
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - time: `.now`, or a disconnection of this client (see ``set(_:at:queue:then:)``).
@@ -26,8 +27,11 @@ extension DatasyncNode {
   /// disconnects, with `.onDisconnection` at every disconnection; `then` is called when the back
   /// end has registered it.
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed; otherwise
-  /// `try await node.set(value)` is used.
+  /// From `async` functions and closures this form is chosen only when `queue:` or `then:` is
+  /// passed; otherwise `try await node.set(value)` is used. Top-level code (a `main.swift`) is
+  /// the exception: there Swift chooses this form for `try await node.set(value)` too, and only
+  /// warns that no `async` operation occurs in the `await`: await writes from an `async`
+  /// function.
   ///
   /// - Parameters:
   ///   - value: The new value.
@@ -64,7 +68,8 @@ extension DatasyncNode {
   /// node.merge(with: ["profile/name": "Ada", "lastSeen": nil] as [String: String?])
   /// ```
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - value: A value that encodes to a JSON object (or array).
@@ -104,7 +109,8 @@ extension DatasyncNode {
 
   /// Adds a child with a push identifier key (chronologically ordered) and the given value.
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - value: The value of the new child.
@@ -135,7 +141,8 @@ extension DatasyncNode {
   /// floating number (`Int64.max` + 1 gives 9.223372036854775808e18), as hosted databases do. A
   /// sum too large to be finite fails with `invalidValue` and writes nothing.
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - startValue: The value assumed for a null node.
@@ -181,7 +188,8 @@ extension DatasyncNode {
   /// that value, without a round trip and without using up one of the 25 attempts: a service's
   /// own transactions never conflict with each other at the back end.
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - function: Maps the current value (null when nothing is known yet) to an operation.
@@ -218,7 +226,8 @@ extension DatasyncNode {
   /// Copies the value of this node to another node (of any manager or application); the
   /// destination's previous children are all removed.
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - destination: The node to write.
@@ -244,7 +253,8 @@ extension DatasyncNode {
   /// Cancels the disconnection operations registered at this node (and below it). Operations
   /// already run by the back end are not undone.
   ///
-  /// From `async` code this form is chosen only when `queue:` or `then:` is passed.
+  /// From `async` code this form is chosen only when `queue:` or `then:` is passed (but for
+  /// top-level code: see ``set(_:at:queue:then:)``).
   ///
   /// - Parameters:
   ///   - queue: The queue `then` is called on.
