@@ -247,7 +247,10 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     isAttached = connected
     let client = ObjectIdentifier(self)
     if connected {
-      database.attach(client, sharingTree: true) { [weak self] message in self?.arrive(message) }
+      // The back end holds the connection until it detaches (at the latest when the client
+      // closes it): a strong reference, as a weak one would give the connection a side table
+      // and send every retain of it, and every message's load of the reference, the slow way.
+      database.attach(client, sharingTree: true) { [self] message in arrive(message) }
       let requests = held
       held = []
       for request in requests { database.handle(request, from: client) }
