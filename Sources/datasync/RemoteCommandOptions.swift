@@ -1,3 +1,4 @@
+import DatasyncServer
 import Foundation
 
 /// The options of `datasync get|set|merge|push|delete|watch <url>/<path> [json] [--token T]`.
@@ -10,12 +11,6 @@ struct RemoteCommandOptions: Equatable {
     var takesValue: Bool { self == .set || self == .merge || self == .push }
   }
 
-  /// The query parameters `get` sends on to the server, which shape what it answers.
-  static let readParameters = [
-    "shallow", "print", "format", "orderBy", "startAt", "startAfter", "endAt", "endBefore",
-    "equalTo", "limitToFirst", "limitToLast",
-  ]
-
   var action: Action
   /// The database: scheme, host and port of the URL.
   var database: URL
@@ -24,7 +19,7 @@ struct RemoteCommandOptions: Equatable {
   /// The namespace (`?ns=` of the URL).
   var namespace: String?
   /// The other query parameters of the URL, sent as they are: for `get`, the parameters that
-  /// shape a read (see ``readParameters``).
+  /// shape a read (see `RESTQueryParameters.readParameterNames`).
   var parameters: [URLQueryItem] = []
   /// The value argument: JSON text, or `-` for the standard input.
   var value: String?
@@ -89,7 +84,7 @@ private func location(_ text: String, for action: RemoteCommandOptions.Action)
   for item in components.queryItems ?? [] {
     if item.name == "ns", let value = item.value, !value.isEmpty {
       namespace = value
-    } else if action == .get, RemoteCommandOptions.readParameters.contains(item.name) {
+    } else if action == .get, RESTQueryParameters.readParameterNames.contains(item.name) {
       parameters.append(item)
     } else {
       throw UsageError(description: "'\(text)': \(refusal(of: item, for: action))")
@@ -109,5 +104,5 @@ private func refusal(of item: URLQueryItem, for action: RemoteCommandOptions.Act
     return "'\(action.rawValue)' accepts only the query parameter ns=<namespace>, not \(item.name)"
   }
   return "'get' accepts ns=<namespace> and "
-    + RemoteCommandOptions.readParameters.joined(separator: ", ") + ", not \(item.name)"
+    + RESTQueryParameters.readParameterNames.joined(separator: ", ") + ", not \(item.name)"
 }

@@ -15,8 +15,7 @@ struct RequestCommand {
   ///   read.
   func run() async throws(UsageError) -> Int32 {
     let body = try options.value.map { text throws(UsageError) in try Self.json(text) }
-    var request = URLRequest(
-      url: Self.url(options, extra: options.parameters), timeoutInterval: 60)
+    var request = URLRequest(url: Self.url(options), timeoutInterval: 60)
     request.httpMethod = Self.method(options.action)
     request.httpBody = body
     if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
@@ -37,11 +36,11 @@ struct RequestCommand {
     return 0
   }
 
-  /// The URL of the location with the namespace, the token and `extra` query items.
-  static func url(_ options: RemoteCommandOptions, extra: [URLQueryItem]) -> URL {
+  /// The URL of the location with the namespace, the token and the read parameters.
+  static func url(_ options: RemoteCommandOptions) -> URL {
     var components = URLComponents(url: options.database, resolvingAgainstBaseURL: false)!
     components.percentEncodedPath = options.path == "/" ? "/.json" : options.path + ".json"
-    var items = extra
+    var items = options.parameters
     if let namespace = options.namespace {
       items.append(URLQueryItem(name: "ns", value: namespace))
     }

@@ -14,7 +14,10 @@ import Datasync
 ///
 /// Other parameters (`auth` and `ns` aside) are ignored, as hosted databases ignore those they
 /// do not know.
-struct RESTQueryParameters: Sendable {
+package struct RESTQueryParameters: Sendable {
+  /// The names of the query parameters that shape a read (neither `auth` nor `ns`).
+  package static let readParameterNames = ["shallow", "print", "format", "orderBy"] + filterNames
+
   enum Print: Sendable {
     case compact
     case pretty
