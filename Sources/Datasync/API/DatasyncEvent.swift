@@ -8,9 +8,11 @@ public struct DatasyncEvent: Sendable {
   public let value: DatasyncValue
   /// The key of the preceding child in the subscription's window; nil for the first child,
   /// removals and value events.
-  public let previousChildKey: String?
+  public var previousChildKey: String? { previousKey?.value }
   /// The key of the node the event is about.
   public let key: WebcomKey
+  /// ``previousChildKey`` as a key, its string made only when read.
+  let previousKey: WebcomKey?
   /// Whether the data has been confirmed by the back end (false while a local write touching it
   /// is pending).
   public let acked: Bool

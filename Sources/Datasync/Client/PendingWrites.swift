@@ -10,12 +10,11 @@
 struct PendingWrites {
   struct Write {
     /// How a write keeps its operation: as it is, or, for a `set` in a run of sibling sets, as
-    /// the path of the node (shared by the run) and the string of the child's key, so that a
-    /// queued push holds no path of its own (and its storage is 24 bytes smaller than with the
-    /// whole key).
+    /// the path of the node (shared by the run) and the child's key, so that a queued push
+    /// holds no path of its own.
     private enum Storage {
       case operation(WriteOperation)
-      case childSet(parent: DatasyncPath, key: String, value: JSONValue)
+      case childSet(parent: DatasyncPath, key: WebcomKey, value: JSONValue)
     }
 
     let identifier: RequestIdentifier
@@ -31,7 +30,7 @@ struct PendingWrites {
       identifier: RequestIdentifier, parent: DatasyncPath, key: WebcomKey, value: JSONValue
     ) {
       self.identifier = identifier
-      storage = .childSet(parent: parent, key: key.value, value: value)
+      storage = .childSet(parent: parent, key: key, value: value)
     }
 
     /// The operation as applied locally (server values estimated); the path of a sibling set is
@@ -39,7 +38,7 @@ struct PendingWrites {
     var operation: WriteOperation {
       switch storage {
       case .operation(let operation): operation
-      case .childSet(let parent, let key, let value): .set(parent.child(WebcomKey(key)), value)
+      case .childSet(let parent, let key, let value): .set(parent.child(key), value)
       }
     }
 
@@ -47,7 +46,7 @@ struct PendingWrites {
     var key: WebcomKey {
       switch storage {
       case .operation(let operation): operation.path.key
-      case .childSet(_, let key, _): WebcomKey(key)
+      case .childSet(_, let key, _): key
       }
     }
 

@@ -73,7 +73,7 @@ final class SubscriptionCore: Sendable {
       callbacks.onEvent(
         DatasyncEvent(
           value: context.value(eventType.isWithoutData ? .null : record.value),
-          previousChildKey: record.previousKey?.value, key: record.path.key,
+          key: record.path.key, previousKey: record.previousKey,
           acked: record.acked, eventType: record.eventType, node: node,
           subscription: subscription))
     }

@@ -131,13 +131,13 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
         if !keys.isEmpty { keys.removeLast() }
         continue
       default:
-        let key = String(decoding: segment, as: UTF8.self)
         if let reason = WebcomKey.invalidityReason(of: segment) {
+          let key = String(decoding: segment, as: UTF8.self)
           return .failure(
             DatasyncPath.invalid(
               relative, "the segment \(WebcomKey.quoted(key)) is not a valid key: \(reason)"))
         }
-        keys.append(WebcomKey(key, utf8: segment))
+        keys.append(WebcomKey(utf8: segment))
       }
     }
     if keys.count > DatasyncPath.maximumDepth {
@@ -204,13 +204,19 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
 
   private static func string(of keys: [WebcomKey]) -> String {
     guard !keys.isEmpty else { return "/" }
-    var result = ""
-    result.reserveCapacity(keys.reduce(0) { $0 + $1.utf8Count + 1 })
-    for key in keys {
-      result += "/"
-      result += key.value
+    let count = keys.reduce(0) { $0 + $1.utf8Count + 1 }
+    return String(unsafeUninitializedCapacity: count) { buffer in
+      var end = 0
+      for key in keys {
+        buffer[end] = UInt8(ascii: "/")
+        end += 1
+        key.withUTF8 { bytes in
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: bytes)
+          end += bytes.count
+        }
+      }
+      return end
     }
-    return result
   }
 
   package static func == (lhs: DatasyncPath, rhs: DatasyncPath) -> Bool {

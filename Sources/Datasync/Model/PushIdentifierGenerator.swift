@@ -97,12 +97,12 @@ final class PushIdentifierGenerator: @unchecked Sendable {
     }
     let (timestamp, high, low) = (lastTimestamp, lastHigh, lastLow)
     lock.unlock()
-    return WebcomKey(PushIdentifierGenerator.identifier(timestamp: timestamp, high: high, low: low))
+    return PushIdentifierGenerator.identifier(timestamp: timestamp, high: high, low: low)
   }
 
-  /// Spells an identifier.
-  static func identifier(timestamp: Int64, high: UInt64, low: UInt64) -> String {
-    String(unsafeUninitializedCapacity: length) { buffer in
+  /// Spells an identifier: a key stored in place, with no string.
+  static func identifier(timestamp: Int64, high: UInt64, low: UInt64) -> WebcomKey {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
       var value = UInt64(timestamp)
       for index in stride(from: 7, through: 0, by: -1) {
         buffer[index] = alphabet[Int(value & 63)]
@@ -116,7 +116,7 @@ final class PushIdentifierGenerator: @unchecked Sendable {
         highValue >>= 6
         lowValue >>= 6
       }
-      return length
+      return WebcomKey(utf8: UnsafeBufferPointer(buffer))
     }
   }
 
@@ -124,14 +124,14 @@ final class PushIdentifierGenerator: @unchecked Sendable {
   /// 20 characters of the push identifier alphabet.
   static func timestamp(of key: WebcomKey) -> Int64? {
     guard key.utf8Count == length else { return nil }
-    var timestamp: Int64 = 0
-    var index = 0
-    for byte in key.value.utf8 {
-      guard let digit = digitValue(byte) else { return nil }
-      if index < 8 { timestamp = timestamp << 6 | Int64(digit) }
-      index += 1
+    return key.withUTF8 { bytes in
+      var timestamp: Int64 = 0
+      for (index, byte) in bytes.enumerated() {
+        guard let digit = digitValue(byte) else { return nil }
+        if index < 8 { timestamp = timestamp << 6 | Int64(digit) }
+      }
+      return timestamp
     }
-    return timestamp
   }
 
   /// The value of one character of the alphabet, or `nil`.

@@ -15,9 +15,15 @@ import Foundation
 /// Equality is byte equality of the UTF-8 forms (two canonically equivalent but differently
 /// encoded strings are different keys). ``init(_:)`` does not validate; the database does when
 /// the key is used in a path.
+///
+/// A key that is not an integer keeps its first eight UTF-8 bytes in a word and, when the rest
+/// takes at most 15 bytes, the rest alone in a string that Swift stores in place: a push
+/// identifier (20 bytes) holds no memory elsewhere, so copying it retains nothing and comparing
+/// it reads nothing elsewhere. ``value`` makes the string of such a key at each use.
 public struct WebcomKey: Sendable {
-  /// The key as a string.
-  public let value: String
+  /// The key, or, when that is stored in place and the key is longer, its UTF-8 bytes after the
+  /// eighth (empty for a key of at most eight bytes): see ``isSplit``.
+  @usableFromInline let rest: String
   /// For an integer key, its value mapped to an order-preserving `UInt64`; otherwise the first
   /// eight UTF-8 bytes, big-endian, padded with zeros.
   @usableFromInline let orderPrefix: UInt64
@@ -26,28 +32,49 @@ public struct WebcomKey: Sendable {
 
   @usableFromInline static let integerFlag: UInt32 = 1 << 31
 
+  /// The longest key whose bytes after the eighth are stored in place: a string of at most 15
+  /// UTF-8 bytes takes no memory elsewhere.
+  private static let longestSplitCount = 8 + 15
+
   /// Creates a key from a string, without validation.
   ///
   /// - Parameter value: The key; `""` is the key of the root.
   public init(_ value: String) {
-    let classified = value.utf8.withContiguousStorageIfAvailable(WebcomKey.classify)
-    self.value = value
-    (orderPrefix, shape) =
-      classified ?? ContiguousArray(value.utf8).withUnsafeBufferPointer(WebcomKey.classify)
+    var string = value
+    self = string.withUTF8 { WebcomKey(value, utf8: $0) }
+  }
+
+  /// Creates a key from its UTF-8 bytes, which must be valid UTF-8, without validation; a
+  /// string of the whole key is made only when the key cannot be split.
+  init(utf8: UnsafeBufferPointer<UInt8>) {
+    self.init(nil, utf8: utf8)
   }
 
   /// Creates a key from a string and its UTF-8 bytes, without validation.
   init(_ value: String, utf8: UnsafeBufferPointer<UInt8>) {
-    self.value = value
-    (orderPrefix, shape) = WebcomKey.classify(utf8)
+    self.init(Optional(value), utf8: utf8)
   }
 
-  /// Rebuilds a key from its string and the order prefix and shape computed for it before, as a
-  /// node that stores the key in parts keeps them.
-  init(_ value: String, orderPrefix: UInt64, shape: UInt32) {
-    self.value = value
+  /// Rebuilds a key from the parts computed for it before, as a node that stores the key in
+  /// parts keeps them.
+  init(rest: String, orderPrefix: UInt64, shape: UInt32) {
+    self.rest = rest
     self.orderPrefix = orderPrefix
     self.shape = shape
+  }
+
+  private init(_ value: String?, utf8: UnsafeBufferPointer<UInt8>) {
+    (orderPrefix, shape) = WebcomKey.classify(utf8)
+    let count = utf8.count
+    let splits =
+      shape & WebcomKey.integerFlag == 0 && count <= WebcomKey.longestSplitCount
+      && (count <= 8 || utf8[8] & 0xC0 != 0x80)
+    if splits {
+      rest =
+        count <= 8 ? "" : String(decoding: UnsafeBufferPointer(rebasing: utf8[8...]), as: UTF8.self)
+    } else {
+      rest = value ?? String(decoding: utf8, as: UTF8.self)
+    }
   }
 
   /// Computes the order prefix and the shape of a key from its UTF-8 bytes.
@@ -72,6 +99,45 @@ public struct WebcomKey: Sendable {
       prefix = prefix << 8 | UInt64(base[index])
     }
     return (prefix << (8 * UInt64(8 - count)), length)
+  }
+
+  /// Whether ``rest`` holds only the bytes after the eighth (the others are in ``orderPrefix``).
+  var isSplit: Bool { WebcomKey.isSplit(rest, shape: shape) }
+
+  /// Whether `rest` is the rest of a split key of shape `shape`.
+  private static func isSplit(_ rest: String, shape: UInt32) -> Bool {
+    rest.utf8.count != Int(shape & ~integerFlag)
+  }
+
+  /// The key as a string.
+  public var value: String {
+    isSplit ? withUTF8 { String(decoding: $0, as: UTF8.self) } : rest
+  }
+
+  /// Calls `body` with the UTF-8 bytes of the key, without making its string.
+  func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    try WebcomKey.withUTF8(rest, orderPrefix: orderPrefix, shape: shape, body)
+  }
+
+  /// Calls `body` with the UTF-8 bytes of the key of the given parts; those of a split key are
+  /// put together on the stack.
+  private static func withUTF8<Result>(
+    _ rest: String, orderPrefix: UInt64, shape: UInt32,
+    _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
+    var rest = rest
+    guard isSplit(rest, shape: shape) else { return try rest.withUTF8(body) }
+    let count = Int(shape & ~integerFlag)
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestSplitCount) {
+      buffer in
+      withUnsafeBytes(of: orderPrefix.bigEndian) { prefix in
+        _ = buffer.initialize(fromContentsOf: prefix.prefix(min(count, 8)))
+      }
+      rest.withUTF8 { bytes in
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[8...]).initialize(fromContentsOf: bytes)
+      }
+      return try body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+    }
   }
 
   /// The date encoded in a push identifier (the key given by `DatasyncNode.createChild()`), or
@@ -122,8 +188,8 @@ public struct WebcomKey: Sendable {
   @inlinable @inline(__always)
   package static func order(_ lhs: WebcomKey, _ rhs: WebcomKey) -> Int {
     order(
-      lhs.value, shape: lhs.shape, orderPrefix: lhs.orderPrefix,
-      rhs.value, shape: rhs.shape, orderPrefix: rhs.orderPrefix)
+      lhs.rest, shape: lhs.shape, orderPrefix: lhs.orderPrefix,
+      rhs.rest, shape: rhs.shape, orderPrefix: rhs.orderPrefix)
   }
 
   /// Three-way comparison in key order of two keys given in parts, for keys stored in parts
@@ -139,37 +205,46 @@ public struct WebcomKey: Sendable {
     if lhsPrefix != rhsPrefix { return lhsPrefix < rhsPrefix ? -1 : 1 }
     if lhsInteger != 0 {
       if lhsShape != rhsShape { return lhsShape < rhsShape ? -1 : 1 }
-    } else if lhsShape == rhsShape && lhsShape <= 8 {
-      return 0
+    } else if lhsShape <= 8 && rhsShape <= 8 {
+      return lhsShape == rhsShape ? 0 : (lhsShape < rhsShape ? -1 : 1)
     }
-    return compareUTF8(lhs, rhs)
+    return orderOfRests(lhs, shape: lhsShape, orderPrefix: lhsPrefix, rhs, shape: rhsShape)
+  }
+
+  /// The order of two keys given in parts whose prefixes are equal: by the bytes after the
+  /// eighth when both keys are split (when one is at most eight bytes long, its empty rest
+  /// comes first, as the key is a prefix of the other), by all of their bytes otherwise.
+  @usableFromInline @inline(never)
+  static func orderOfRests(
+    _ lhs: String, shape lhsShape: UInt32, orderPrefix prefix: UInt64,
+    _ rhs: String, shape rhsShape: UInt32
+  ) -> Int {
+    if isSplit(lhs, shape: lhsShape) && isSplit(rhs, shape: rhsShape) {
+      return compareUTF8(lhs, rhs)
+    }
+    return withUTF8(lhs, orderPrefix: prefix, shape: lhsShape) { lhsBytes in
+      withUTF8(rhs, orderPrefix: prefix, shape: rhsShape) { compareUTF8(lhsBytes, $0) }
+    }
   }
 
   /// Three-way comparison of the UTF-8 bytes of two strings.
   @usableFromInline @inline(never)
   static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
-    let fast = lhs.utf8.withContiguousStorageIfAvailable { lhsBytes in
-      rhs.utf8.withContiguousStorageIfAvailable { rhsBytes in
-        let common = min(lhsBytes.count, rhsBytes.count)
-        if common > 0 {
-          let result = memcmp(lhsBytes.baseAddress!, rhsBytes.baseAddress!, common)
-          if result != 0 { return result < 0 ? -1 : 1 }
-        }
-        return lhsBytes.count == rhsBytes.count ? 0 : (lhsBytes.count < rhsBytes.count ? -1 : 1)
-      }
+    var lhs = lhs
+    var rhs = rhs
+    return lhs.withUTF8 { lhsBytes in rhs.withUTF8 { compareUTF8(lhsBytes, $0) } }
+  }
+
+  /// Three-way comparison of two byte sequences.
+  private static func compareUTF8(
+    _ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    let common = min(lhs.count, rhs.count)
+    if common > 0 {
+      let result = memcmp(lhs.baseAddress!, rhs.baseAddress!, common)
+      if result != 0 { return result < 0 ? -1 : 1 }
     }
-    if let fast, let result = fast { return result }
-    var lhsIterator = lhs.utf8.makeIterator()
-    var rhsIterator = rhs.utf8.makeIterator()
-    while true {
-      switch (lhsIterator.next(), rhsIterator.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let lhsByte?, let rhsByte?) where lhsByte != rhsByte: return lhsByte < rhsByte ? -1 : 1
-      default: continue
-      }
-    }
+    return lhs.count == rhs.count ? 0 : (lhs.count < rhs.count ? -1 : 1)
   }
 }
 
@@ -180,26 +255,23 @@ extension WebcomKey: Comparable {
     order(lhs, rhs) < 0
   }
 
-  /// Whether two keys have the same UTF-8 bytes.
+  /// Whether two keys have the same UTF-8 bytes. Equal keys are stored alike (both split or
+  /// neither), so their rests are equal.
   @inlinable @inline(__always)
   public static func == (lhs: WebcomKey, rhs: WebcomKey) -> Bool {
     lhs.shape == rhs.shape && lhs.orderPrefix == rhs.orderPrefix
-      && (lhs.shape <= 8 || compareUTF8(lhs.value, rhs.value) == 0)
+      && (lhs.shape <= 8 || compareUTF8(lhs.rest, rhs.rest) == 0)
   }
 }
 
 extension WebcomKey: Hashable {
-  /// Hashes the UTF-8 bytes of the key.
+  /// Hashes the UTF-8 bytes of the key (equal keys have equal rests).
   public func hash(into hasher: inout Hasher) {
     hasher.combine(shape)
     hasher.combine(orderPrefix)
     if utf8Count > 8 {
-      let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { bytes in
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-      }
-      if hashed == nil {
-        for byte in value.utf8 { hasher.combine(byte) }
-      }
+      var rest = rest
+      rest.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
   }
 }

@@ -35,12 +35,12 @@ enum StoredPath {
   /// - Throws: ``WebcomError`` with code `invalidKey` when the key could not name a child (empty,
   ///   a forbidden character, too long): such a key is never stored.
   static func append(_ key: WebcomKey, to bytes: inout [UInt8]) throws(WebcomError) {
-    if let reason = WebcomKey.invalidityReason(of: key.value.utf8) {
+    if let reason = key.withUTF8(WebcomKey.invalidityReason) {
       throw WebcomError(
         .invalidKey, "the key \(WebcomKey.quoted(key.value)) cannot be stored: \(reason)")
     }
     guard let value = key.integerValue else {
-      bytes.append(contentsOf: key.value.utf8)
+      key.withUTF8 { bytes.append(contentsOf: $0) }
       bytes.append(terminator)
       return
     }
@@ -57,7 +57,7 @@ enum StoredPath {
       bytes.append(spelledForm)
       bytes.append(UInt8(key.utf8Count >> 8))
       bytes.append(UInt8(truncatingIfNeeded: key.utf8Count))
-      bytes.append(contentsOf: key.value.utf8)
+      key.withUTF8 { bytes.append(contentsOf: $0) }
       bytes.append(terminator)
     }
   }

@@ -9,7 +9,7 @@ import Synchronization
 /// the key's shape is kept on 16 bits (see ``compactShape(_:)``). One word caches the digest of
 /// the subtree's entries (see ``JSONValue/digest``), computed on first use.
 package final class JSONObjectNode: OrderedMapNode, Sendable {
-  private let keyString: String
+  private let keyRest: String
   private let keyOrderPrefix: UInt64
   package let left: JSONObjectNode?
   package let right: JSONObjectNode?
@@ -28,7 +28,7 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
     _ key: WebcomKey, _ value: JSONValue, _ left: JSONObjectNode?, _ right: JSONObjectNode?
   ) {
     storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
-    keyString = key.value
+    keyRest = key.rest
     keyOrderPrefix = key.orderPrefix
     self.left = left
     self.right = right
@@ -40,7 +40,7 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
     entryOf entry: borrowing JSONObjectNode, _ left: JSONObjectNode?, _ right: JSONObjectNode?
   ) {
     storedCount = (left?.storedCount ?? 0) + (right?.storedCount ?? 0) + 1
-    keyString = entry.keyString
+    keyRest = entry.keyRest
     keyOrderPrefix = entry.keyOrderPrefix
     self.left = left
     self.right = right
@@ -51,8 +51,8 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
   /// The key of the node, rebuilt from its parts.
   package var key: WebcomKey {
     WebcomKey(
-      keyString, orderPrefix: keyOrderPrefix,
-      shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyString))
+      rest: keyRest, orderPrefix: keyOrderPrefix,
+      shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyRest))
   }
 
   /// The order of `key` relative to the node's key (negative when `key` comes first), without
@@ -60,8 +60,8 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
   @inline(__always)
   package func order(of key: WebcomKey) -> Int {
     WebcomKey.order(
-      key.value, shape: key.shape, orderPrefix: key.orderPrefix,
-      keyString, shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyString),
+      key.rest, shape: key.shape, orderPrefix: key.orderPrefix,
+      keyRest, shape: JSONObjectNode.shape(expanding: keyCompactShape, of: keyRest),
       orderPrefix: keyOrderPrefix)
   }
 
@@ -102,7 +102,8 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
   private static let compactLengthLimit: UInt16 = compactIntegerFlag - 1
 
   /// A key's shape on 16 bits. Keys longer than 0x7FFE bytes (the database refuses keys longer
-  /// than 768) keep the saturated length 0x7FFF, and their length is read from the key again.
+  /// than 768) keep the saturated length 0x7FFF, and their length is read from the key again
+  /// (such a key is not split: its rest is the whole key).
   private static func compactShape(_ shape: UInt32) -> UInt16 {
     let length = UInt16(min(shape & ~WebcomKey.integerFlag, UInt32(compactLengthLimit)))
     return shape & WebcomKey.integerFlag != 0 ? length | compactIntegerFlag : length

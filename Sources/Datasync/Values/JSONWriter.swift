@@ -48,7 +48,7 @@ struct JSONWriter {
           if !isFirst { bytes.append(UInt8(ascii: ",")) }
           isFirst = false
           newLine()
-          write(key.value)
+          key.withUTF8 { writeString($0) }
           if isPretty { append(" : ") } else { bytes.append(UInt8(ascii: ":")) }
           write(child)
         }
@@ -93,8 +93,14 @@ struct JSONWriter {
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
   private mutating func write(_ string: String) {
+    var string = string
+    string.withUTF8 { writeString($0) }
+  }
+
+  /// Writes a string given by its UTF-8 bytes, quoted and escaped.
+  private mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
-    for byte in string.utf8 {
+    for byte in utf8 {
       switch byte {
       case UInt8(ascii: "\""): append("\\\"")
       case UInt8(ascii: "\\"): append("\\\\")

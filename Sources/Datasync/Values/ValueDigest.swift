@@ -27,32 +27,39 @@ enum ValueDigest {
   /// The digest of a byte string, eight bytes at a time, with its length and a kind tag.
   static func bytes(_ string: String, tag: UInt64) -> UInt64 {
     var string = string
-    return string.withUTF8 { bytes in
-      var state = mix(UInt64(bytes.count) ^ tag &* 0xD6E8_FEB8_6659_FD93)
-      var index = 0
-      if let base = bytes.baseAddress {
-        while index + 8 <= bytes.count {
-          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-          state = mix(state ^ UInt64(littleEndian: word))
-          index += 8
-        }
+    return string.withUTF8 { digest(of: $0, tag: tag) }
+  }
+
+  /// The digest of the UTF-8 bytes of a key (see ``bytes(_:tag:)``).
+  static func bytes(_ key: WebcomKey, tag: UInt64) -> UInt64 {
+    key.withUTF8 { digest(of: $0, tag: tag) }
+  }
+
+  private static func digest(of bytes: UnsafeBufferPointer<UInt8>, tag: UInt64) -> UInt64 {
+    var state = mix(UInt64(bytes.count) ^ tag &* 0xD6E8_FEB8_6659_FD93)
+    var index = 0
+    if let base = bytes.baseAddress {
+      while index + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        state = mix(state ^ UInt64(littleEndian: word))
+        index += 8
       }
-      var tail: UInt64 = 0
-      var shift: UInt64 = 0
-      while index < bytes.count {
-        tail |= UInt64(bytes[index]) << shift
-        shift += 8
-        index += 1
-      }
-      return mix(state ^ tail ^ 0xA076_1D64_78BD_642F)
     }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while index < bytes.count {
+      tail |= UInt64(bytes[index]) << shift
+      shift += 8
+      index += 1
+    }
+    return mix(state ^ tail ^ 0xA076_1D64_78BD_642F)
   }
 
   /// The digest of one member of an object: its key and its value's digest. Members are summed,
   /// so each is mixed on its own.
   @inline(__always)
   static func entry(key: WebcomKey, valueDigest: UInt64) -> UInt64 {
-    mix(bytes(key.value, tag: 0x6B65_79) &+ mix(valueDigest ^ 0xE703_7ED1_A0B4_28DB))
+    mix(bytes(key, tag: 0x6B65_79) &+ mix(valueDigest ^ 0xE703_7ED1_A0B4_28DB))
   }
 
   /// The digest of an object from the sum of its members' digests and their number.

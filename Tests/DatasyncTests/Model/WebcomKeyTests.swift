@@ -120,6 +120,49 @@ import Testing
     }
   }
 
+  @Test func keysStoredInPartsBehaveAsTheirBytes() {
+    var generator = SplitMixGenerator(seed: 23)
+    let alphabet = Array("-09a_z\u{0}\u{E9}\u{20AC}")
+    var keys = (0..<600).map { _ in
+      String(
+        (0..<Int.random(in: 0...30, using: &generator)).map { _ in
+          alphabet.randomElement(using: &generator)!
+        })
+    }
+    let twentyThree = String(repeating: "p", count: 23)
+    keys += [
+      twentyThree, twentyThree + "q", "abcdefg\u{E9}xyz", "abcdefgh\u{E9}xyz", "abcdefgh",
+      "abcdefgh\u{0}", "abcdefg", "1234567890123456", "12345678901234567", "-123456789012345",
+    ]
+    for lhs in keys.prefix(150) {
+      let lhsKey = WebcomKey(lhs)
+      for rhs in keys {
+        let rhsKey = WebcomKey(rhs)
+        let sameBytes = Array(lhs.utf8) == Array(rhs.utf8)
+        #expect((lhsKey < rhsKey) == Self.referenceLess(lhs, rhs), "\(lhs) < \(rhs)")
+        #expect((lhsKey == rhsKey) == sameBytes, "\(lhs) == \(rhs)")
+        if sameBytes { #expect(lhsKey.hashValue == rhsKey.hashValue) }
+      }
+    }
+    for key in keys {
+      let webcomKey = WebcomKey(key)
+      let bytes = key.utf8.withContiguousStorageIfAvailable { WebcomKey(utf8: $0) }
+      #expect(Array(webcomKey.value.utf8) == Array(key.utf8))
+      #expect(webcomKey.withUTF8 { Array($0) } == Array(key.utf8))
+      #expect(bytes == webcomKey)
+      #expect(JSONObjectNode(webcomKey, .null, nil, nil).key == webcomKey)
+    }
+  }
+
+  @Test func pushIdentifiersAreStoredWithoutAStringOfTheirOwn() {
+    let key = PushIdentifierGenerator().next()
+    #expect(key.isSplit)
+    #expect(key.rest.utf8.count == 12)
+    #expect(key.value.utf8.count == 20)
+    #expect(!WebcomKey(String(repeating: "k", count: 24)).isSplit)
+    #expect(!WebcomKey("12345").isSplit)
+  }
+
   @Test func stringLiteralCodableAndDescription() throws {
     let key: WebcomKey = "room-1"
     #expect(key.value == "room-1")
