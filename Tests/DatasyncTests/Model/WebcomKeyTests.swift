@@ -65,14 +65,8 @@ import Testing
   }
 
   @Test func comparisonIsATotalOrderConsistentWithEquality() {
-    var generator = SplitMixGenerator(seed: 7)
-    let alphabet = Array("-09az_\u{E9}")
-    let keys = (0..<400).map { _ in
-      WebcomKey(
-        String(
-          (0..<Int.random(in: 1...10, using: &generator)).map { _ in
-            alphabet.randomElement(using: &generator)!
-          }))
+    let keys = Self.randomStrings(400, of: "-09az_\u{E9}", lengths: 1...10, seed: 7).map {
+      WebcomKey($0)
     }
     for lhs in keys.prefix(60) {
       for rhs in keys {
@@ -81,6 +75,20 @@ import Testing
         #expect((order == 0) == (lhs == rhs))
         #expect((order == 0) == (Array(lhs.value.utf8) == Array(rhs.value.utf8)))
       }
+    }
+  }
+
+  /// `count` strings of characters of `alphabet`, of lengths in `lengths`, the same for a seed.
+  private static func randomStrings(
+    _ count: Int, of alphabet: String, lengths: ClosedRange<Int>, seed: UInt64
+  ) -> [String] {
+    var generator = SplitMixGenerator(seed: seed)
+    let characters = Array(alphabet)
+    return (0..<count).map { _ in
+      String(
+        (0..<Int.random(in: lengths, using: &generator)).map { _ in
+          characters.randomElement(using: &generator)!
+        })
     }
   }
 
@@ -103,14 +111,7 @@ import Testing
   }
 
   @Test func randomKeysFollowTheReferenceOrder() {
-    var generator = SplitMixGenerator(seed: 11)
-    let alphabet = Array("-0019a_z\u{E9}")
-    var keys = (0..<500).map { _ in
-      String(
-        (0..<Int.random(in: 1...12, using: &generator)).map { _ in
-          alphabet.randomElement(using: &generator)!
-        })
-    }
+    var keys = Self.randomStrings(500, of: "-0019a_z\u{E9}", lengths: 1...12, seed: 11)
     keys += ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "-0", "00"]
     for lhs in keys.prefix(120) {
       for rhs in keys {
@@ -121,14 +122,8 @@ import Testing
   }
 
   @Test func keysStoredInPartsBehaveAsTheirBytes() {
-    var generator = SplitMixGenerator(seed: 23)
-    let alphabet = Array("-09a_z\u{0}\u{E9}\u{20AC}")
-    var keys = (0..<600).map { _ in
-      String(
-        (0..<Int.random(in: 0...30, using: &generator)).map { _ in
-          alphabet.randomElement(using: &generator)!
-        })
-    }
+    var keys = Self.randomStrings(
+      600, of: "-09a_z\u{0}\u{E9}\u{20AC}", lengths: 0...30, seed: 23)
     let twentyThree = String(repeating: "p", count: 23)
     keys += [
       twentyThree, twentyThree + "q", "abcdefg\u{E9}xyz", "abcdefgh\u{E9}xyz", "abcdefgh",
