@@ -139,3 +139,13 @@ final class BenchmarkHarness {
 func report(_ name: String, _ figure: String) {
   print(name.padding(toLength: max(name.count, 68), withPad: " ", startingAt: 0) + " " + figure)
 }
+
+/// The resident memory of the process in bytes, from `/proc/self/statm` (Linux); nil elsewhere.
+func residentBytes() -> Int? {
+  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+    return nil
+  }
+  let fields = statm.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}

@@ -65,13 +65,13 @@ enum DatabaseServerBenchmarks {
     guard harness.includes(memoryCase) else { return [] }
     let server = try startServer(dataPath: directory.appendingPathComponent("idle.sqlite").path)
     let count = 1_000
-    let before = HTTPServerBenchmarks.residentBytes()
+    let before = residentBytes()
     var listeners: [BenchmarkHTTPClient] = []
     for index in 0..<count {
       listeners.append(openStream("/idle/s\(index).json", port: server.port))
     }
     for listener in listeners { listener.receive(until: "\"data\":null}\n\n") }
-    if let before, let after = HTTPServerBenchmarks.residentBytes() {
+    if let before, let after = residentBytes() {
       harness.report(
         memoryCase + " (1,000 open, each on its own path; server and client in one process)",
         value: Double(after - before) / Double(count), unit: "bytes")

@@ -30,16 +30,6 @@ enum DatasyncConnectionBenchmarks {
     ).datasyncService
   }
 
-  /// The resident memory of the process in bytes (Linux), nil elsewhere.
-  private static func residentBytes() -> Int? {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
-      return nil
-    }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-  }
-
   /// One write at a time: the local event (unacknowledged) then the acknowledgement event.
   private static func roundTrip(_ harness: BenchmarkHarness) {
     let name = "datasync connection: write -> local event -> ack round trip"

@@ -164,16 +164,6 @@ private func valueEventAfterOneChildChange(measure: BenchmarkMeasure) {
     String(format: "%10.2f", large / small))
 }
 
-/// The resident memory of the process in bytes (Linux), nil elsewhere.
-private func residentBytes() -> Int? {
-  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
-    return nil
-  }
-  let fields = statm.split(separator: " ")
-  guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
 /// Measures the resident bytes per stored leaf of a database holding 1,000,000 leaves (written
 /// by a client whose cache shares the data) and prints the figure.
 ///

@@ -113,15 +113,6 @@ enum DatasyncFoundationBenchmarks {
     return Double(after - before) / Double(count)
   }
 
-  /// The resident set size of the process, from `/proc/self/statm`.
-  private static func residentBytes() -> Int? {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
-      return nil
-    }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-  }
 }
 
 /// Accumulates hashes of benchmark results so that the optimiser cannot drop the work.

@@ -67,15 +67,6 @@ enum HTTPServerBenchmarks {
     return kept
   }
 
-  /// The resident memory of the process in bytes (Linux), nil elsewhere.
-  static func residentBytes() -> Int? {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
-      return nil
-    }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-  }
 }
 
 /// The event streams a benchmark server opened, kept alive with the run.

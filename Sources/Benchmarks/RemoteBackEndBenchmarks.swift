@@ -99,7 +99,7 @@ enum RemoteBackEndBenchmarks {
     let client = manager(.remote(url: url))
     let queue = DispatchQueue(label: "bench.remote.memory")
     let started = DispatchSemaphore(value: 0)
-    let before = HTTPServerBenchmarks.residentBytes()
+    let before = residentBytes()
     var subscriptions: [DatasyncSubscription] = []
     for index in 0..<count {
       if let subscription = client.node(for: "memory/l\(index)")!.subscribe(
@@ -109,7 +109,7 @@ enum RemoteBackEndBenchmarks {
       }
     }
     for index in 0..<count { waitOrFail(started, "listen \(index)") }
-    if let before, let after = HTTPServerBenchmarks.residentBytes() {
+    if let before, let after = residentBytes() {
       harness.report(
         memoryCase + " (\(count) open; client and server in one process)",
         value: Double(after - before) / Double(count), unit: "bytes")
