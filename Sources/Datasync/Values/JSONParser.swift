@@ -147,16 +147,7 @@ struct JSONParser {
       let start = index
       try skipValue(depth: depth + 1)
       try report(&self, key, start..<index)
-      skipWhitespace()
-      guard index < bytes.count else { throw malformed("unexpected end") }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-      } else if bytes[index] == close {
-        index += 1
-        return
-      } else {
-        throw malformed(isObject ? "expected \",\" or \"}\"" : "expected \",\" or \"]\"")
-      }
+      if try skipSeparator(orClosing: close) { return }
     }
   }
 
@@ -227,21 +218,29 @@ struct JSONParser {
         positions[name] = members.count
         members.append((name, value))
       }
-      skipWhitespace()
-      guard index < bytes.count else { throw malformed("unexpected end") }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-      } else if bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        return members
-      } else {
-        throw malformed("expected \",\" or \"}\"")
-      }
+      if try skipSeparator(orClosing: UInt8(ascii: "}")) { return members }
     }
   }
 
   func malformed(_ reason: String) -> Failure {
     Failure(code: .invalidValue, reason: "malformed JSON at byte \(index): \(reason)")
+  }
+
+  /// Past a member or an element: skips whitespace, then a `,` (false: another member or
+  /// element follows) or `closing`, the container's closing bracket (true: the container ends).
+  private mutating func skipSeparator(orClosing closing: UInt8) throws(Failure) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count else { throw malformed("unexpected end") }
+    switch bytes[index] {
+    case UInt8(ascii: ","):
+      index += 1
+      return false
+    case closing:
+      index += 1
+      return true
+    default:
+      throw malformed("expected \",\" or \"\(Character(Unicode.Scalar(closing)))\"")
+    }
   }
 
   private mutating func skipWhitespace() {
@@ -295,7 +294,7 @@ struct JSONParser {
       var asciiBytes: UnsafeBufferPointer<UInt8>?
       let name = try parseString(asciiBytes: &asciiBytes)
       let key: WebcomKey
-      if name == JSONValue.serverValueKey.value {
+      if name == JSONValue.serverValueName {
         key = JSONValue.serverValueKey
         serverValueKeyIndex = pairs.count
       } else if let reason =
@@ -325,16 +324,7 @@ struct JSONParser {
       if sorted, let previous = pairs.last, !(previous.key < key) { sorted = false }
       if value.isNull { hasNull = true }
       pairs.append((key, value))
-      skipWhitespace()
-      guard index < bytes.count else { throw malformed("unexpected end") }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-      } else if bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        break
-      } else {
-        throw malformed("expected \",\" or \"}\"")
-      }
+      if try skipSeparator(orClosing: UInt8(ascii: "}")) { break }
     }
     if let serverValueKeyIndex {
       let placeholder = pairs[serverValueKeyIndex].value
@@ -377,16 +367,7 @@ struct JSONParser {
       }
       if !value.isNull { pairs.append((WebcomKey(String(position)), value)) }
       position += 1
-      skipWhitespace()
-      guard index < bytes.count else { throw malformed("unexpected end") }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-      } else if bytes[index] == UInt8(ascii: "]") {
-        index += 1
-        break
-      } else {
-        throw malformed("expected \",\" or \"]\"")
-      }
+      if try skipSeparator(orClosing: UInt8(ascii: "]")) { break }
     }
     return pairs.isEmpty ? .null : .object(JSONObject(sortedUniqueNonNullPairs: pairs))
   }

@@ -249,8 +249,12 @@ extension JSONValue {
       && only.value == .string(WebcomDate.serverTimestampName)
   }
 
+  /// The key of server-value objects, as a string (compared with parsed and encoded names
+  /// without making the key's string).
+  static let serverValueName = ".sv"
+
   /// The key of server-value objects.
-  static let serverValueKey: WebcomKey = ".sv"
+  static let serverValueKey = WebcomKey(serverValueName)
 
   /// Whether the value holds a server-value placeholder anywhere.
   var containsServerValues: Bool {

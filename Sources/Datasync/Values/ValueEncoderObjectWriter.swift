@@ -83,7 +83,7 @@ struct ValueEncoderObjectWriter {
     let reason =
       name.utf8.withContiguousStorageIfAvailable(WebcomKey.invalidityReason)
       ?? WebcomKey.invalidityReason(of: name.utf8)
-    guard let reason, name != JSONValue.serverValueKey.value else { return nil }
+    guard let reason, name != JSONValue.serverValueName else { return nil }
     return reason
   }
 }
