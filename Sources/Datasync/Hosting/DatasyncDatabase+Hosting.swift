@@ -6,13 +6,9 @@ extension DatasyncDatabase {
   /// - Returns: The value, or the refusal (an unknown token, or the rules).
   package func hostedRead(_ path: DatasyncPath, token: String?) -> Result<JSONValue, HostedRefusal>
   {
-    let answer = performOnce(token: token) { .read($0, path) }
-    switch answer {
-    case .failure(let refusal): return .failure(refusal)
-    case .success(.value(_, let value)): return .success(value)
-    case .success(.rejected(_, let error, let current)):
-      return .failure(HostedRefusal(error, current: current))
-    case .success(let message): return .failure(Self.unexpected(message))
+    performOnce(token: token, { .read($0, path) }) { message -> JSONValue? in
+      guard case .value(_, let value) = message else { return nil }
+      return value
     }
   }
 
@@ -25,13 +21,9 @@ extension DatasyncDatabase {
   package func hostedWrite(_ operation: WriteOperation, token: String?)
     -> Result<WriteOperation?, HostedRefusal>
   {
-    let answer = performOnce(token: token) { .write($0, operation) }
-    switch answer {
-    case .failure(let refusal): return .failure(refusal)
-    case .success(.acknowledged(_, let announced)): return .success(announced)
-    case .success(.rejected(_, let error, let current)):
-      return .failure(HostedRefusal(error, current: current))
-    case .success(let message): return .failure(Self.unexpected(message))
+    performOnce(token: token, { .write($0, operation) }) { message -> WriteOperation?? in
+      guard case .acknowledged(_, let announced) = message else { return nil }
+      return .some(announced)
     }
   }
 
@@ -40,18 +32,14 @@ extension DatasyncDatabase {
   /// - Returns: The identity, or the refusal of an unknown or revoked token.
   package func hostedAuthentication(token: String) -> Result<DatasyncAuthentication, HostedRefusal>
   {
-    let client = OneShotClient()
-    let identifier = ObjectIdentifier(client)
-    attach(identifier) { message in client.record(message) }
-    defer {
-      detach(identifier)
-      withExtendedLifetime(client) {}
-    }
-    handle(.authenticate(Self.authenticationRequest, token: token), from: identifier)
-    switch client.answer(to: Self.authenticationRequest) {
-    case .authenticated(_, let identity)?: return .success(identity)
-    case .rejected(_, let error, _)?: return .failure(HostedRefusal(error, isAuthentication: true))
-    case let other: return .failure(Self.unexpected(other ?? .disconnected))
+    withOneShotClient { client, identifier in
+      handle(.authenticate(Self.authenticationRequest, token: token), from: identifier)
+      switch client.answer(to: Self.authenticationRequest) {
+      case .authenticated(_, let identity)?: return .success(identity)
+      case .rejected(_, let error, _)?:
+        return .failure(HostedRefusal(error, isAuthentication: true))
+      case let other: return .failure(Self.unexpected(other ?? .disconnected))
+      }
     }
   }
 
@@ -70,9 +58,38 @@ extension DatasyncDatabase {
   /// Connects a short-lived client, authenticates it, sends one request and returns the answer
   /// to it (the message carrying its identifier), then disconnects it. The back end answers
   /// each request while handling it, so the answer is there when `handle` returns.
-  private func performOnce(
-    token: String?, _ request: (RequestIdentifier) -> ClientRequest
-  ) -> Result<BackEndMessage, HostedRefusal> {
+  ///
+  /// - Parameter accept: What a message answering the request means, nil for an answer of
+  ///   another kind (an internal error). A rejection is the refusal the rules or the data gave.
+  private func performOnce<Answer>(
+    token: String?, _ request: (RequestIdentifier) -> ClientRequest,
+    accept: (BackEndMessage) -> Answer?
+  ) -> Result<Answer, HostedRefusal> {
+    withOneShotClient { client, identifier in
+      if let token {
+        handle(.authenticate(Self.authenticationRequest, token: token), from: identifier)
+        if case .rejected(_, let error, _)? = client.answer(to: Self.authenticationRequest) {
+          return .failure(HostedRefusal(error, isAuthentication: true))
+        }
+      }
+      let requestIdentifier: RequestIdentifier = 2
+      handle(request(requestIdentifier), from: identifier)
+      switch client.answer(to: requestIdentifier) {
+      case nil:
+        return .failure(
+          HostedRefusal(WebcomError(.internalError, "the back end did not answer the request")))
+      case .rejected(_, let error, let current)?:
+        return .failure(HostedRefusal(error, current: current))
+      case let message?:
+        return accept(message).map { .success($0) } ?? .failure(Self.unexpected(message))
+      }
+    }
+  }
+
+  /// Runs `body` with a short-lived client attached to the back end, detached when it returns.
+  private func withOneShotClient<Result>(
+    _ body: (OneShotClient, ObjectIdentifier) -> Result
+  ) -> Result {
     let client = OneShotClient()
     let identifier = ObjectIdentifier(client)
     attach(identifier) { message in client.record(message) }
@@ -80,19 +97,7 @@ extension DatasyncDatabase {
       detach(identifier)
       withExtendedLifetime(client) {}
     }
-    if let token {
-      handle(.authenticate(Self.authenticationRequest, token: token), from: identifier)
-      if case .rejected(_, let error, _)? = client.answer(to: Self.authenticationRequest) {
-        return .failure(HostedRefusal(error, isAuthentication: true))
-      }
-    }
-    let requestIdentifier: RequestIdentifier = 2
-    handle(request(requestIdentifier), from: identifier)
-    guard let answer = client.answer(to: requestIdentifier) else {
-      return .failure(
-        HostedRefusal(WebcomError(.internalError, "the back end did not answer the request")))
-    }
-    return .success(answer)
+    return body(client, identifier)
   }
 
   /// The identifier of a hosted client's authentication request.
