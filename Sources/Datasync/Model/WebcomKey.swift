@@ -17,12 +17,13 @@ import Foundation
 /// the key is used in a path.
 ///
 /// A key that is not an integer keeps its first eight UTF-8 bytes in a word and, when the rest
-/// takes at most 15 bytes, the rest alone in a string that Swift stores in place: a push
-/// identifier (20 bytes) holds no memory elsewhere, so copying it retains nothing and comparing
-/// it reads nothing elsewhere. ``value`` makes the string of such a key at each use.
+/// takes at most 15 bytes and starts a character, the rest alone in a string that Swift stores
+/// in place: a push identifier (20 bytes) holds no memory elsewhere, so copying it retains
+/// nothing and comparing it reads nothing elsewhere. ``value`` makes the string of such a key at
+/// each use.
 public struct WebcomKey: Sendable {
-  /// The key, or, when that is stored in place and the key is longer, its UTF-8 bytes after the
-  /// eighth (empty for a key of at most eight bytes): see ``isSplit``.
+  /// The UTF-8 bytes after the eighth when the key is split (see ``isSplit``; empty for a key of
+  /// at most eight bytes), the whole key otherwise.
   @usableFromInline let rest: String
   /// For an integer key, its value mapped to an order-preserving `UInt64`; otherwise the first
   /// eight UTF-8 bytes, big-endian, padded with zeros.
