@@ -6,10 +6,12 @@ extension DatasyncDatabase {
   /// - Returns: The value, or the refusal (an unknown token, or the rules).
   package func hostedRead(_ path: DatasyncPath, token: String?) -> Result<JSONValue, HostedRefusal>
   {
-    performOnce(token: token, { .read($0, path) }) { message -> JSONValue? in
-      guard case .value(_, let value) = message else { return nil }
-      return value
-    }
+    performOnce(
+      token: token, { .read($0, path) },
+      accept: { message -> JSONValue? in
+        guard case .value(_, let value) = message else { return nil }
+        return value
+      })
   }
 
   /// Applies a write as a client presenting `token` (nil: unauthenticated), once it is
@@ -21,10 +23,12 @@ extension DatasyncDatabase {
   package func hostedWrite(_ operation: WriteOperation, token: String?)
     -> Result<WriteOperation?, HostedRefusal>
   {
-    performOnce(token: token, { .write($0, operation) }) { message -> WriteOperation?? in
-      guard case .acknowledged(_, let announced) = message else { return nil }
-      return .some(announced)
-    }
+    performOnce(
+      token: token, { .write($0, operation) },
+      accept: { message -> WriteOperation?? in
+        guard case .acknowledged(_, let announced) = message else { return nil }
+        return .some(announced)
+      })
   }
 
   /// The identity a token stands for now.
