@@ -20,7 +20,21 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// Made from the keys at each use: a path holds its keys alone, so that the many paths a
   /// client keeps (one per queued write) cost one array each.
-  package var string: String { DatasyncPath.string(of: keys) }
+  package var string: String {
+    guard !keys.isEmpty else { return "/" }
+    return String(unsafeUninitializedCapacity: utf8Count) { buffer in
+      var end = 0
+      for key in keys {
+        buffer[end] = UInt8(ascii: "/")
+        end += 1
+        key.withUTF8 { bytes in
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: bytes)
+          end += bytes.count
+        }
+      }
+      return end
+    }
+  }
 
   /// The number of UTF-8 bytes of ``string``, without making it.
   var utf8Count: Int { keys.isEmpty ? 1 : keys.reduce(keys.count) { $0 + $1.utf8Count } }
@@ -200,23 +214,6 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
 
   private static func invalid(_ path: String, _ reason: String) -> WebcomError {
     WebcomError(.invalidPath, "the path \(WebcomKey.quoted(path)) is invalid: \(reason)")
-  }
-
-  private static func string(of keys: [WebcomKey]) -> String {
-    guard !keys.isEmpty else { return "/" }
-    let count = keys.reduce(0) { $0 + $1.utf8Count + 1 }
-    return String(unsafeUninitializedCapacity: count) { buffer in
-      var end = 0
-      for key in keys {
-        buffer[end] = UInt8(ascii: "/")
-        end += 1
-        key.withUTF8 { bytes in
-          _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: bytes)
-          end += bytes.count
-        }
-      }
-      return end
-    }
   }
 
   package static func == (lhs: DatasyncPath, rhs: DatasyncPath) -> Bool {

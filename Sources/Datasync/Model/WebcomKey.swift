@@ -107,7 +107,7 @@ public struct WebcomKey: Sendable {
 
   /// Whether `rest` is the rest of a split key of shape `shape`.
   private static func isSplit(_ rest: String, shape: UInt32) -> Bool {
-    rest.utf8.count != Int(shape & ~integerFlag)
+    rest.utf8.count != utf8Count(of: shape)
   }
 
   /// The key as a string.
@@ -128,7 +128,7 @@ public struct WebcomKey: Sendable {
   ) rethrows -> Result {
     var rest = rest
     guard isSplit(rest, shape: shape) else { return try rest.withUTF8(body) }
-    let count = Int(shape & ~integerFlag)
+    let count = utf8Count(of: shape)
     return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestSplitCount) {
       buffer in
       withUnsafeBytes(of: orderPrefix.bigEndian) { prefix in
@@ -158,7 +158,10 @@ public struct WebcomKey: Sendable {
   }
 
   /// The number of UTF-8 bytes of the key.
-  var utf8Count: Int { Int(shape & ~WebcomKey.integerFlag) }
+  var utf8Count: Int { WebcomKey.utf8Count(of: shape) }
+
+  /// The number of UTF-8 bytes of a key of shape `shape`.
+  private static func utf8Count(of shape: UInt32) -> Int { Int(shape & ~integerFlag) }
 
   /// The value of `utf8` read as a decimal integer fitting in `Int64`, or `nil`.
   private static func integerValue(of utf8: UnsafeBufferPointer<UInt8>) -> Int64? {
