@@ -143,7 +143,13 @@ import Testing
     }
     let stored = try await node.value().asDictionary() ?? [:]
     let expected = stored.keys.sorted()
-    #expect(feed.wait { $0.last?.keys.map(\.value) == expected })
+    let expectedValues = expected.map { stored[$0]?.asInt }
+    // An emission can show the final keys before the final values: wait for both.
+    #expect(
+      feed.wait {
+        $0.last?.keys.map(\.value) == expected
+          && $0.last?.values.map(Optional.some) == expectedValues
+      })
     let emissions = feed.emissions
     for (previous, next) in zip(emissions, emissions.dropFirst()) {
       var keys = previous.keys
