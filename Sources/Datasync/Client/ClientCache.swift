@@ -4,25 +4,36 @@ struct ClientCache {
   /// A change of the visible tree, for event generation: the tree before it, and where it may
   /// have modified the tree.
   struct Change {
+    /// Where a change may have modified the tree, or what it modified when applying it already
+    /// told.
+    enum Extent {
+      /// The places the change may have modified, whose effects are found by comparing the
+      /// trees there (see ``ChangeEffect/effects(of:from:to:)``).
+      case footprints([ChangeFootprint])
+      /// What the change modified.
+      case effects([ChangeEffect])
+    }
+
     let old: JSONValue
-    let footprints: [ChangeFootprint]
-    /// What the change modified, when applying it already told (see
-    /// ``ChangeEffect/effects(of:from:to:)``); nil when it is to be found by comparing the trees.
-    let knownEffects: [ChangeEffect]?
+    let extent: Extent
     /// Whether the change is a local write, pending from now on: every path whose data it
     /// touched is at, above or below that write's path, so a pending write overlaps it and the
     /// events about that data are unacknowledged without asking ``PendingWrites/overlaps(_:)``
     /// (a window's events about children entering or leaving it still ask).
     let isLocalWrite: Bool
 
-    init(
-      old: JSONValue, footprints: [ChangeFootprint], knownEffects: [ChangeEffect]? = nil,
-      isLocalWrite: Bool = false
-    ) {
+    init(old: JSONValue, extent: Extent, isLocalWrite: Bool = false) {
       self.old = old
-      self.footprints = footprints
-      self.knownEffects = knownEffects
+      self.extent = extent
       self.isLocalWrite = isLocalWrite
+    }
+
+    /// What the change modified, the tree being `new` after it.
+    func effects(to new: JSONValue) -> [ChangeEffect] {
+      switch extent {
+      case .footprints(let footprints): ChangeEffect.effects(of: footprints, from: old, to: new)
+      case .effects(let effects): effects
+      }
     }
   }
 
@@ -48,12 +59,12 @@ struct ClientCache {
       let (result, replaced) = visible.settingReturningReplaced(value, at: path.keys)
       visible = result
       return Change(
-        old: old, footprints: operation.footprints,
-        knownEffects: ChangeEffect.effects(ofSetAt: path, replacing: replaced, with: value),
+        old: old,
+        extent: .effects(ChangeEffect.effects(ofSetAt: path, replacing: replaced, with: value)),
         isLocalWrite: true)
     case .merge, .increment:
       visible = operation.applyingOptimistically(to: visible)
-      return Change(old: old, footprints: operation.footprints, isLocalWrite: true)
+      return Change(old: old, extent: .footprints(operation.footprints), isLocalWrite: true)
     }
   }
 
@@ -71,12 +82,12 @@ struct ClientCache {
     }
     if pending.isEmpty {
       visible = server
+      let known = shared == nil ? nil : Self.effects(of: operation, replacing: old)
       return Change(
-        old: old, footprints: operation.footprints,
-        knownEffects: shared == nil ? nil : Self.effects(of: operation, replacing: old))
+        old: old, extent: known.map { .effects($0) } ?? .footprints(operation.footprints))
     }
     visible = pending.applied(to: server)
-    return Change(old: old, footprints: operation.footprints + pending.footprints)
+    return Change(old: old, extent: .footprints(operation.footprints + pending.footprints))
   }
 
   /// Removes an acknowledged write from the pending ones and applies what the back end wrote
@@ -152,6 +163,6 @@ struct ClientCache {
   private mutating func reapplyPending(footprints: [ChangeFootprint]) -> Change {
     let old = visible
     visible = pending.applied(to: server)
-    return Change(old: old, footprints: footprints + pending.footprints)
+    return Change(old: old, extent: .footprints(footprints + pending.footprints))
   }
 }

@@ -75,6 +75,8 @@ struct ClientStateMachine {
     if let backEndError { return (identifier, [.answer(identifier, .failure(backEndError))]) }
     runningTransactions.abort(overlapping: operation)
     var effects: [ClientEffect] = []
+    // Room for the usual effects, a local event and the request, in one allocation.
+    effects.reserveCapacity(2)
     let change = cache.applyLocal(
       operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
     views.events(of: change, cache: cache, into: &effects)

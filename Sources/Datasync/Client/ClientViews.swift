@@ -158,9 +158,7 @@ struct ClientViews {
   func events(of change: ClientCache.Change, cache: ClientCache, into effects: inout [ClientEffect])
   {
     guard !views.isEmpty else { return }
-    let changed =
-      change.knownEffects
-      ?? ChangeEffect.effects(of: change.footprints, from: change.old, to: cache.visible)
+    let changed = change.effects(to: cache.visible)
     guard !changed.isEmpty else { return }
     // One pass over the complete views computes the diff of each view the change touched; the
     // diffs are then put in event order (see `touched(by:include:namesChildren:)`). The views

@@ -62,11 +62,11 @@ final class DatasyncClient: Sendable {
   /// ``ClientStateMachine/answersAtRelease(of:)``).
   deinit {
     connection.close()
-    let (callouts, mailboxes) = guarded.withLock { guarded in
+    let (callouts, deliveries) = guarded.withLock { guarded in
       let waiting = guarded.answers.identifiers + Array(guarded.authenticationAnswers.keys)
       return perform(guarded.machine.answersAtRelease(of: waiting), on: &guarded)
     }
-    run(callouts, kicking: mailboxes)
+    run(callouts, kicking: deliveries)
   }
 
   // MARK: Reading
@@ -296,25 +296,25 @@ final class DatasyncClient: Sendable {
   /// end answers: a write's local events and acknowledgement reach their queue in one batch), or
   /// before the call-outs if any, so that an answer never overtakes the events of its change.
   private func update(_ change: (inout Guarded) -> [ClientEffect]) {
-    let (callouts, mailboxes) = guarded.withLock { guarded in
+    let (callouts, deliveries) = guarded.withLock { guarded in
       perform(change(&guarded), on: &guarded)
     }
     if callouts.isEmpty {
       connection.flush()
-      for mailbox in mailboxes { mailbox.kick() }
+      deliveries.kick()
     } else {
-      run(callouts, kicking: mailboxes)
+      run(callouts, kicking: deliveries)
       connection.flush()
     }
   }
 
   /// Performs the effects that only enqueue, in order, and returns the call-outs of the others,
-  /// in order, and the mailboxes that got events (to kick). Called with the mutex held.
+  /// in order, and the event batches posted (to kick). Called with the mutex held.
   private func perform(_ effects: [ClientEffect], on guarded: inout Guarded) -> (
-    callouts: [Callout], mailboxes: [DeliveryMailbox]
+    callouts: [Callout], deliveries: DeliveryBatches
   ) {
     var callouts: [Callout] = []
-    var deliveries = Deliveries()
+    var deliveries = DeliveryBatches()
     for effect in effects {
       switch effect {
       case .deliver(let records, let identifier):
@@ -344,34 +344,13 @@ final class DatasyncClient: Sendable {
         callouts.append(.revoke(revoked, error))
       }
     }
-    return (callouts, deliveries.post())
+    deliveries.post()
+    return (callouts, deliveries)
   }
 
-  /// The events of one operation gathered per queue, posted as one batch per queue (kicked
-  /// afterwards, see ``DeliveryMailbox/kick()``).
-  private struct Deliveries {
-    private var parcels: [(mailbox: DeliveryMailbox, parcels: [DeliveryMailbox.Parcel])] = []
-
-    mutating func add(_ records: [EventRecord], for subscription: SubscriptionCore) {
-      guard !records.isEmpty else { return }
-      let parcel = DeliveryMailbox.Parcel(subscription: subscription, records: records)
-      if let index = parcels.firstIndex(where: { $0.mailbox === subscription.mailbox }) {
-        parcels[index].parcels.append(parcel)
-      } else {
-        parcels.append((subscription.mailbox, [parcel]))
-      }
-    }
-
-    /// Posts the batches; returns their mailboxes.
-    func post() -> [DeliveryMailbox] {
-      for (mailbox, parcels) in parcels { mailbox.post(parcels) }
-      return parcels.map(\.mailbox)
-    }
-  }
-
-  /// Kicks the mailboxes, then makes the call-outs.
-  private func run(_ callouts: [Callout], kicking mailboxes: [DeliveryMailbox]) {
-    for mailbox in mailboxes { mailbox.kick() }
+  /// Kicks the mailboxes of the event batches, then makes the call-outs.
+  private func run(_ callouts: [Callout], kicking deliveries: DeliveryBatches) {
+    deliveries.kick()
     for callout in callouts {
       switch callout {
       case .answer(let answer, let result):

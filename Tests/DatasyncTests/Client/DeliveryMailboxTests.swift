@@ -51,6 +51,29 @@ import Testing
     withExtendedLifetime(subscription) {}
   }
 
+  @Test func aWriteReachesSubscriptionsOnSeveralQueuesEachBeforeLaterWorkThere() throws {
+    let queues = (0..<3).map { DispatchQueue(label: "test.mailbox.fan-out.\($0)") }
+    let manager = makeApplication().datasyncService.createManager()
+    let counter = try manager.nodeThrows(for: "counter")
+    // Two subscriptions on the first queue, one on each other: one write makes one batch per
+    // queue, the first holding two parcels.
+    let recorders = (0..<4).map { _ in EventRecorder() }
+    let subscriptions = zip([0, 0, 1, 2], recorders).map { index, recorder in
+      counter.subscribe(
+        to: .valueChange, stores: false, queue: queues[index], onEvent: recorder.record)
+    }
+    for recorder in recorders { #expect(recorder.wait(forCount: 1)) }
+    for value in 1...30 {
+      counter.set(value, queue: queues[0])
+      let seen = zip([0, 0, 1, 2], recorders).map { index, recorder in
+        queues[index].sync { recorder.recorded.last?.value.asInt }
+      }
+      #expect(seen == [value, value, value, value])
+    }
+    #expect(recorders.map(\.recorded.count) == [31, 31, 31, 31])
+    withExtendedLifetime(subscriptions) {}
+  }
+
   @Test func anAnswerComesAfterTheEventsOfItsWriteOnTheSameQueue() throws {
     let queue = DispatchQueue(label: "test.mailbox.answer")
     let manager = makeApplication().datasyncService.createManager()
