@@ -100,15 +100,27 @@ private func leafSetWithOneValueSubscriber(measure: BenchmarkMeasure) {
   withExtendedLifetime(subscription) {}
 }
 
-private func pushCost(children: Int, measure: BenchmarkMeasure) -> Double {
-  let queue = DispatchQueue(label: "bench.push")
-  let node = makeNode("bench/list")
+/// A node filled with `children` children and a subscription to its `eventType` events on
+/// `queue` that counts them, returned once the `replayed` events of the replay have arrived.
+private func filledNodeWithCountedEvents(
+  _ path: String, children: Int, eventType: DatasyncEventType, replayed: Int,
+  queue: DispatchQueue
+) -> (node: DatasyncNode, counter: EventCounter, subscription: DatasyncSubscription?) {
+  let node = makeNode(path)
   fill(node, children: children, queue: queue)
   let counter = EventCounter()
   let subscription = node.subscribe(
-    to: .childAddition, stores: false, queue: queue, onEvent: { _ in counter.increment() })
-  counter.expect(total: children)
+    to: eventType, stores: false, queue: queue, onEvent: { _ in counter.increment() })
+  counter.expect(total: replayed)
   waitOrFail(counter.reached, "the replay")
+  return (node, counter, subscription)
+}
+
+private func pushCost(children: Int, measure: BenchmarkMeasure) -> Double {
+  let queue = DispatchQueue(label: "bench.push")
+  let (node, counter, subscription) = filledNodeWithCountedEvents(
+    "bench/list", children: children, eventType: .childAddition, replayed: children,
+    queue: queue)
   let iterations = 20_000
   var pushed = 0
   let nanoseconds = measure(
@@ -125,23 +137,22 @@ private func pushCost(children: Int, measure: BenchmarkMeasure) -> Double {
   return nanoseconds
 }
 
+/// Reports the ratio of a case's cost at a large size to its cost at a small one.
+private func reportCostRatio(_ name: String, large: Double, small: Double) {
+  report(name, String(format: "%10.2f", large / small))
+}
+
 private func pushWithLiveChildSubscription(measure: BenchmarkMeasure) {
   let small = pushCost(children: 1_000, measure: measure)
-  let large = pushCost(children: 1_000_000, measure: measure)
-  report(
+  reportCostRatio(
     "datasync: push cost ratio 1M / 1k children (goal <= 3)",
-    String(format: "%10.2f", large / small))
+    large: pushCost(children: 1_000_000, measure: measure), small: small)
 }
 
 private func valueEventCost(children: Int, measure: BenchmarkMeasure) -> Double {
   let queue = DispatchQueue(label: "bench.value")
-  let node = makeNode("bench/map")
-  fill(node, children: children, queue: queue)
-  let counter = EventCounter()
-  let subscription = node.subscribe(
-    to: .valueChange, stores: false, queue: queue, onEvent: { _ in counter.increment() })
-  counter.expect(total: 1)
-  waitOrFail(counter.reached, "the replay")
+  let (node, counter, subscription) = filledNodeWithCountedEvents(
+    "bench/map", children: children, eventType: .valueChange, replayed: 1, queue: queue)
   let child = node.relativeNode(for: "k0000500")!
   var value = 0
   let nanoseconds = measure(
@@ -158,10 +169,9 @@ private func valueEventCost(children: Int, measure: BenchmarkMeasure) -> Double 
 
 private func valueEventAfterOneChildChange(measure: BenchmarkMeasure) {
   let small = valueEventCost(children: 1_000, measure: measure)
-  let large = valueEventCost(children: 100_000, measure: measure)
-  report(
+  reportCostRatio(
     "datasync: value event cost ratio 100k / 1k children (goal <= 3)",
-    String(format: "%10.2f", large / small))
+    large: valueEventCost(children: 100_000, measure: measure), small: small)
 }
 
 /// Measures the resident bytes per stored leaf of a database holding 1,000,000 leaves (written
