@@ -152,33 +152,34 @@ private struct WriteCheck {
       guard let childData = children[key] else { continue }
       namedCount += 1
       guard child.containsValidate else { continue }
-      location.append(key)
       if let refusal = validate(
-        child, data: child.validateReadsData ? data[key] : .null, newData: childData,
-        location: &location, path: path)
+        child: key, of: data, against: child, newData: childData, location: &location,
+        path: path)
       {
         return refusal
       }
-      location.removeLast()
     }
     guard let wildcard, namedCount < children.count else { return nil }
     for (key, childData) in children where node.namedChild(key) == nil {
-      location.append(key)
       if let refusal = validate(
-        wildcard, data: wildcard.validateReadsData ? data[key] : .null, newData: childData,
-        location: &location, path: path)
+        child: key, of: data, against: wildcard, newData: childData, location: &location,
+        path: path)
       {
         return refusal
       }
-      location.removeLast()
     }
     return nil
   }
 
+  /// Evaluates the `.validate` rules that match `newData`, the new data of the child `key` of
+  /// `location` (where the data is `parentData`), and its descendants, against `node`.
   private func validate(
-    _ node: RuleNode, data: JSONValue, newData: JSONValue, location: inout [WebcomKey],
-    path: DatasyncPath
+    child key: WebcomKey, of parentData: JSONValue, against node: RuleNode, newData: JSONValue,
+    location: inout [WebcomKey], path: DatasyncPath
   ) -> WebcomError? {
+    location.append(key)
+    defer { location.removeLast() }
+    let data = node.validateReadsData ? parentData[key] : .null
     if let validate = node.validate,
       let refusal = refusal(
         validate, location: location, depth: location.count, data: data, newData: newData,
