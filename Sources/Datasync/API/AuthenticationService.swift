@@ -57,7 +57,11 @@ public final class AuthenticationService: Sendable {
     withToken token: String, queue: DispatchQueue = .main,
     then: ((WebcomResult<DatasyncAuthentication>) -> Void)? = nil
   ) {
-    let target = CallbackTarget(queue: queue, then: then)
+    authenticate(withToken: token, target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Authenticates the application for `target`, as ``authenticate(withToken:queue:then:)``.
+  func authenticate(withToken token: String, target: CallbackTarget<DatasyncAuthentication>) {
     client.authenticate(withToken: token) { result in
       target.deliver(
         result.flatMap { identity in
@@ -76,7 +80,7 @@ public final class AuthenticationService: Sendable {
   /// - Throws: ``WebcomError``, `permissionDenied` for an unknown token.
   @discardableResult
   public func authenticate(withToken token: String) async throws -> DatasyncAuthentication {
-    try await withCallback { authenticate(withToken: token, queue: $0, then: $1) }
+    try await CallbackTarget.result { authenticate(withToken: token, target: $0) }
   }
 
   /// Signs the application out: the state becomes ``AuthenticationState/unauthenticated`` once
@@ -92,7 +96,11 @@ public final class AuthenticationService: Sendable {
   ///     with code `disconnected` when the connection is disabled, or drops, first (the
   ///     application is then unauthenticated all the same: the connection comes back so).
   public func signOut(queue: DispatchQueue = .main, then: ((WebcomResult<Void>) -> Void)? = nil) {
-    let target = CallbackTarget(queue: queue, then: then)
+    signOut(target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Signs the application out for `target`, as ``signOut(queue:then:)``.
+  func signOut(target: CallbackTarget<Void>) {
     client.signOut { result in target.deliver(result.map { _ in () }) }
   }
 
@@ -100,7 +108,7 @@ public final class AuthenticationService: Sendable {
   ///
   /// - Throws: ``WebcomError`` with code `disconnected` when the back end could not answer.
   public func signOut() async throws {
-    try await withCallback { signOut(queue: $0, then: $1) }
+    try await CallbackTarget.result { signOut(target: $0) }
   }
 
   /// Calls `onChange` on `queue` with the current state, then at every change, until the
@@ -126,15 +134,4 @@ public final class AuthenticationService: Sendable {
       client.removeAuthenticationObserver(token)
     }
   }
-
-  /// Runs a callback-form operation and waits for its callback, called on a private queue.
-  private func withCallback<T: Sendable>(
-    _ start: (DispatchQueue, @escaping (WebcomResult<T>) -> Void) -> Void
-  ) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      start(Self.asyncQueue) { result in continuation.resume(with: result) }
-    }
-  }
-
-  private static let asyncQueue = DispatchQueue(label: "datasync.authentication-results")
 }

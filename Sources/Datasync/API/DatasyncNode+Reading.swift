@@ -21,7 +21,11 @@ extension DatasyncNode {
   public func value(
     queue: DispatchQueue = .main, then: @escaping (WebcomResult<DatasyncValue>) -> Void
   ) {
-    let target = CallbackTarget(queue: queue, then: then)
+    value(target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Gets the complete value of the node for `target`, as ``value(queue:then:)``.
+  func value(target: CallbackTarget<DatasyncValue>) {
     let context = self.context
     client.read(at: location) { result in target.deliver(result.map(context.value)) }
   }
@@ -37,7 +41,11 @@ extension DatasyncNode {
     as type: T.Type = T.self, queue: DispatchQueue = .main,
     then: @escaping (WebcomResult<T>) -> Void
   ) {
-    let target = CallbackTarget(queue: queue, then: then)
+    decodedValue(as: type, target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Gets the value of the node decoded for `target`, as ``decodedValue(as:queue:then:)``.
+  func decodedValue<T: Decodable>(as type: T.Type, target: CallbackTarget<T>) {
     let context = self.context
     let finish = UncheckedBox { (result: WebcomResult<JSONValue>) in
       target.deliver(

@@ -155,7 +155,11 @@ extension DatasyncNode {
     from startValue: Double = 0, by step: Double = 1, queue: DispatchQueue = .main,
     then: ((WebcomResult<DatasyncValue>) -> Void)? = nil
   ) {
-    let target = CallbackTarget(queue: queue, then: then)
+    increment(from: startValue, by: step, target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Adds `step` for `target`, as ``increment(from:by:queue:then:)``.
+  func increment(from startValue: Double, by step: Double, target: CallbackTarget<DatasyncValue>) {
     guard startValue.isFinite, step.isFinite else {
       target.deliver(
         .failure(
@@ -202,7 +206,14 @@ extension DatasyncNode {
     _ function: @escaping DatasyncTransaction.Function, queue: DispatchQueue = .main,
     then: ((WebcomResult<DatasyncTransaction.Result>) -> Void)? = nil
   ) {
-    let target = CallbackTarget(queue: queue, then: then)
+    transaction(function, target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Runs a transaction for `target`, as ``transaction(_:queue:then:)``.
+  func transaction(
+    _ function: @escaping DatasyncTransaction.Function,
+    target: CallbackTarget<DatasyncTransaction.Result>
+  ) {
     let context = self.context
     client.transaction(at: location) { current -> WebcomResult<JSONValue?> in
       switch function(context.value(current)) {
@@ -239,7 +250,11 @@ extension DatasyncNode {
     to destination: DatasyncNode, queue: DispatchQueue = .main,
     then: ((WebcomResult<Void>) -> Void)? = nil
   ) {
-    let target = CallbackTarget(queue: queue, then: then)
+    copy(to: destination, target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Copies the value for `target`, as ``copy(to:queue:then:)``.
+  func copy(to destination: DatasyncNode, target: CallbackTarget<Void>) {
     client.read(at: location) { result in
       switch result {
       case .success(let tree):
@@ -262,7 +277,12 @@ extension DatasyncNode {
   public func cancelDisconnectionOperations(
     queue: DispatchQueue = .main, then: ((WebcomResult<Void>) -> Void)? = nil
   ) {
-    let target = CallbackTarget(queue: queue, then: then)
+    cancelDisconnectionOperations(target: CallbackTarget(queue: queue, then: then))
+  }
+
+  /// Cancels the disconnection operations for `target`, as
+  /// ``cancelDisconnectionOperations(queue:then:)``.
+  func cancelDisconnectionOperations(target: CallbackTarget<Void>) {
     client.cancelDisconnectionWrites(at: location, answer: .outcome(target))
   }
 
