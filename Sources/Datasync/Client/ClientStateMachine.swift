@@ -196,13 +196,16 @@ struct ClientStateMachine {
   /// Registers a subscription on the view of its (path, constraint), listening to the path
   /// when the view is the first there; replays the current data at once when the view is
   /// complete, else as soon as it is (the back end's data arrived, or a local write completed it).
+  /// Without `needsPreviousKeys`, its child events may come without the previous child's key.
   mutating func subscribe(
     _ identifier: SubscriptionIdentifier, at path: DatasyncPath,
-    constraint: DatasyncChildrenConstraint, eventType: DatasyncEventType
+    constraint: DatasyncChildrenConstraint, eventType: DatasyncEventType,
+    needsPreviousKeys: Bool = true
   ) -> [ClientEffect] {
     if let backEndError { return [.revoke([identifier], backEndError)] }
     let subscriber = ClientViews.Subscriber(
-      identifier: identifier, eventType: eventType, sequence: requests.makeIdentifier())
+      identifier: identifier, eventType: eventType, sequence: requests.makeIdentifier(),
+      needsPreviousKeys: needsPreviousKeys)
     let key = ClientViews.Key(path: path, constraint: constraint)
     var effects: [ClientEffect] = []
     var isComplete = false

@@ -18,6 +18,9 @@ struct ClientViews {
     let eventType: DatasyncEventType
     /// The order of registration, which orders replays.
     let sequence: UInt64
+    /// Whether its child events carry the key of the previous child (see
+    /// ``DeliveryConflation/carriesPreviousKeys``).
+    let needsPreviousKeys: Bool
 
     func wants(_ single: DatasyncEventType) -> Bool { eventType.contains(single) }
 
@@ -208,12 +211,15 @@ struct ClientViews {
     // A view showing all the children to value subscribers only needs to know whether a child
     // changed, not which (see `ViewDiff.compute`).
     let needsChildChanges = view.subscribers.contains { !$0.eventType.isValueType }
+    let needsPreviousKeys = view.subscribers.contains {
+      !$0.eventType.isValueType && $0.needsPreviousKeys
+    }
     let relevance = ViewRelevance(
       of: changed, at: view.path, namesChildren: view.constraint != .all || needsChildChanges)
     if case .none = relevance { return nil }
     return ViewDiff.compute(
       path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: new,
-      needsChildChanges: needsChildChanges,
+      needsChildChanges: needsChildChanges, needsPreviousKeys: needsPreviousKeys,
       knownChild: changed.count == 1 ? changed[0].childValues(under: view.path) : nil)
   }
 

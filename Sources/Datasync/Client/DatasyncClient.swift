@@ -236,7 +236,8 @@ final class DatasyncClient: Sendable {
       guarded.subscriptions[subscription.identifier] = subscription
       return guarded.machine.subscribe(
         subscription.identifier, at: subscription.path, constraint: subscription.constraint,
-        eventType: subscription.eventType)
+        eventType: subscription.eventType,
+        needsPreviousKeys: subscription.conflation.carriesPreviousKeys)
     }
   }
 

@@ -19,5 +19,17 @@ package enum DeliveryConflation: Sendable {
   /// the last event of each key winning (`children(as:)`). A child that comes after every child
   /// waiting (new messages of a chat) is appended without a lookup; it can then wait twice, once
   /// it changes after a greater one came, so at most two events wait per child.
+  ///
+  /// Its child events carry no previous key (``DatasyncEvent/previousChildKey`` is nil): such a
+  /// subscriber orders children by key, and finding the previous one would cost a descent of the
+  /// tree per event (unless another subscription of the same node and constraint wants them).
   case latestEventPerChild
+
+  /// Whether the subscription's child events carry the key of the previous child.
+  var carriesPreviousKeys: Bool {
+    switch self {
+    case .none, .latestEvent: true
+    case .latestEventPerChild: false
+    }
+  }
 }

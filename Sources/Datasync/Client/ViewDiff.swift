@@ -26,11 +26,15 @@ struct ViewDiff {
   /// value changed is computed (`children` is then empty): that is all a view whose subscribers
   /// take value events needs, and it costs O(log n) whatever the change.
   ///
+  /// Without `needsPreviousKeys`, the additions and changes of touched children come without
+  /// the previous child's key (nil), which spares a descent of the new tree for each.
+  ///
   /// `knownChild`, a child the change set whole, spares looking it up in both trees when the
   /// view shows all the children.
   static func compute(
     path: DatasyncPath, constraint: DatasyncChildrenConstraint, relevance: ViewRelevance,
-    old: JSONValue, new: JSONValue, needsChildChanges: Bool = true, knownChild: KnownChild? = nil
+    old: JSONValue, new: JSONValue, needsChildChanges: Bool = true, needsPreviousKeys: Bool = true,
+    knownChild: KnownChild? = nil
   ) -> ViewDiff? {
     if !needsChildChanges, case .all = constraint {
       return valueDiff(path: path, relevance: relevance, old: old, new: new)
@@ -50,7 +54,8 @@ struct ViewDiff {
     case .children(let keys):
       nodeChanged = true
       changes = childrenDiff(
-        keys, oldWindow, newWindow, knownChild: constraint == .all ? knownChild : nil)
+        keys, oldWindow, newWindow, needsPreviousKeys: needsPreviousKeys,
+        knownChild: constraint == .all ? knownChild : nil)
     }
     let valueChanged: Bool
     if case .all = constraint {
@@ -93,8 +98,12 @@ struct ViewDiff {
   }
 
   private static func childrenDiff(
-    _ keys: Set<WebcomKey>, _ old: ChildrenWindow, _ new: ChildrenWindow, knownChild: KnownChild?
+    _ keys: Set<WebcomKey>, _ old: ChildrenWindow, _ new: ChildrenWindow,
+    needsPreviousKeys: Bool, knownChild: KnownChild?
   ) -> [ChildChange] {
+    func previousKey(of key: WebcomKey) -> WebcomKey? {
+      needsPreviousKeys ? new.previousKey(of: key) : nil
+    }
     var candidates = keys
     if new.constraint != .all {
       // Untouched children enter or leave the window only by shifting past one of its edges,
@@ -119,11 +128,11 @@ struct ViewDiff {
       case (nil, let after?):
         changes.append(
           ChildChange(
-            kind: .addition, key: key, value: after, previousKey: new.previousKey(of: key))
+            kind: .addition, key: key, value: after, previousKey: previousKey(of: key))
         )
       case (let before?, let after?) where keys.contains(key) && before != after:
         changes.append(
-          ChildChange(kind: .change, key: key, value: after, previousKey: new.previousKey(of: key)))
+          ChildChange(kind: .change, key: key, value: after, previousKey: previousKey(of: key)))
       default:
         break
       }

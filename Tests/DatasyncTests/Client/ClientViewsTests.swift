@@ -58,4 +58,31 @@ import Testing
       (.subscribe(4, "/a", withoutData), ["s4 =null"]),
     ])
   }
+
+  /// A subscriber that folds child events by key (``DeliveryConflation/latestEventPerChild``)
+  /// gets them without previous keys, until a subscriber of the same view wants them: from then
+  /// on both get them.
+  @Test func previousKeysAreFoundOnlyWhileASubscriberOfTheViewWantsThem() throws {
+    var machine = ClientStateMachine(backEndError: nil)
+    let list = try datasyncPath("/list")
+    func previousKeys(_ effects: [ClientEffect]) -> [UInt64: [WebcomKey?]] {
+      var keys: [UInt64: [WebcomKey?]] = [:]
+      for case .deliver(let records, let identifier) in effects {
+        keys[identifier.value, default: []] += records.map(\.previousKey)
+      }
+      return keys
+    }
+    _ = machine.receive(.connected(clockOffset: 0))
+    _ = machine.subscribe(
+      SubscriptionIdentifier(1), at: list, constraint: .all, eventType: .childAddition,
+      needsPreviousKeys: DeliveryConflation.latestEventPerChild.carriesPreviousKeys)
+    _ = machine.receive(.listenData(list, try jsonValue(#"{"a":1}"#)))
+    let alone = machine.receive(.changed(.set(try datasyncPath("/list/b"), .int(2))))
+    #expect(previousKeys(alone) == [1: [nil]])
+    _ = machine.subscribe(
+      SubscriptionIdentifier(2), at: list, constraint: .all, eventType: .childAddition,
+      needsPreviousKeys: DeliveryConflation.none.carriesPreviousKeys)
+    let shared = machine.receive(.changed(.set(try datasyncPath("/list/c"), .int(3))))
+    #expect(previousKeys(shared) == [1: ["b"], 2: ["b"]])
+  }
 }

@@ -66,4 +66,31 @@ import Testing
     #expect(diff.valueChanged)
     #expect(diff.window.value == (try jsonValue(#"{"a":1,"b":2}"#)))
   }
+
+  /// Without `needsPreviousKeys` the changes are the same, without the previous children's keys.
+  @Test func previousKeysAreLeftOutWhenNotNeeded() throws {
+    let old = try jsonValue(#"{"list":{"a":1,"c":3}}"#)
+    let new = try jsonValue(#"{"list":{"a":1,"b":2,"c":4}}"#)
+    let cases: [(DatasyncChildrenConstraint, [WebcomKey?])] = [
+      (.all, ["a", "b"]),
+      // "c" leaves the window (a removal has no previous key), "b" enters it after "a".
+      (.first(limit: 2), [nil, "a"]),
+    ]
+    for (constraint, previousKeys) in cases {
+      func diff(needsPreviousKeys: Bool) throws -> ViewDiff {
+        try #require(
+          ViewDiff.compute(
+            path: try datasyncPath("/list"), constraint: constraint,
+            relevance: .children(["b", "c"]), old: old, new: new,
+            needsPreviousKeys: needsPreviousKeys))
+      }
+      let with = try diff(needsPreviousKeys: true)
+      let without = try diff(needsPreviousKeys: false)
+      #expect(with.children.map(\.previousKey) == previousKeys, "\(constraint)")
+      #expect(without.children.map(\.previousKey) == previousKeys.map { _ in nil }, "\(constraint)")
+      #expect(with.children.map(\.key) == without.children.map(\.key), "\(constraint)")
+      #expect(with.children.map(\.value) == without.children.map(\.value), "\(constraint)")
+      #expect(with.window.value == without.window.value, "\(constraint)")
+    }
+  }
 }
