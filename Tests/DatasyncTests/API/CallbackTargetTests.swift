@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import Datasync
@@ -33,5 +34,36 @@ import Testing
     #expect(calls.withLock { $0 } == [3])
     target.deliver(.failure(WebcomError(.disconnected, "lost")))
     #expect(calls.withLock { $0 } == [3, -1])
+  }
+
+  /// An embedded database answers a client's write within the call, yet each `async` write
+  /// stays a suspension point: tasks looping over writes share the executor's threads, so every
+  /// one of many more tasks than threads starts while the first ones still write.
+  @Test func asyncWriteLoopsLetOtherTasksRun() async throws {
+    let database = DatasyncDatabase()
+    let taskCount = 4 * max(ProcessInfo.processInfo.activeProcessorCount, 2)
+    var nodes: [DatasyncNode] = []
+    for index in 0..<taskCount {
+      // One client each, connected before the loops start: none waits for another's answers.
+      let node = try makeApplication("writer\(index)", database: database).datasyncService
+        .createManager().nodeThrows(for: "loops/task\(index)")
+      try await node.set(0)
+      nodes.append(node)
+    }
+    let started = LockedValue(0)
+    let sawEveryTaskStart = try await withThrowingTaskGroup(of: Bool.self) { group in
+      for node in nodes {
+        group.addTask {
+          started.withLock { $0 += 1 }
+          for write in 1...5_000 {
+            if started.withLock({ $0 }) == taskCount { return true }
+            try await node.set(write)
+          }
+          return false
+        }
+      }
+      return try await group.reduce(into: [Bool]()) { $0.append($1) }
+    }
+    #expect(sawEveryTaskStart == Array(repeating: true, count: taskCount))
   }
 }
