@@ -70,9 +70,10 @@ struct ClientCache {
 
   /// Applies data from the back end under the pending writes: `operation`, or, when the back
   /// end gives it (`shared`), its new value at a listened path that covers the operation, which
-  /// shares the back end's storage.
+  /// shares the back end's storage, with the value a set replaced when the back end gives it.
   mutating func applyServer(
-    _ operation: WriteOperation, shared: (listen: DatasyncPath, value: JSONValue)? = nil
+    _ operation: WriteOperation,
+    shared: (listen: DatasyncPath, value: JSONValue, replaced: JSONValue?)? = nil
   ) -> Change {
     let old = visible
     if let shared {
@@ -82,7 +83,9 @@ struct ClientCache {
     }
     if pending.isEmpty {
       visible = server
-      let known = shared == nil ? nil : Self.effects(of: operation, replacing: old)
+      let known = shared.flatMap { shared in
+        Self.effects(of: operation, replacing: old, replaced: shared.replaced)
+      }
       return Change(
         old: old, extent: known.map { .effects($0) } ?? .footprints(operation.footprints))
     }
@@ -123,14 +126,18 @@ struct ClientCache {
     return (footprints, reapplyPending(footprints: footprints))
   }
 
-  /// The effects of a set on a tree it was applied to (`old` before it), found with one look-up
-  /// in `old`: the value written is the new value there. Nil for other operations.
-  private static func effects(of operation: WriteOperation, replacing old: JSONValue)
-    -> [ChangeEffect]?
-  {
+  /// The effects of a set on a tree it was applied to (`old` before it): the value written is
+  /// the new value at its path, the value it replaced is `replaced` when the back end gave it,
+  /// else found with one look-up in `old`. Nil for other operations.
+  private static func effects(
+    of operation: WriteOperation, replacing old: JSONValue, replaced: JSONValue?
+  ) -> [ChangeEffect]? {
     guard case .set(let path, let value) = operation else { return nil }
+    assert(
+      replaced == nil || replaced == old.value(at: path.keys),
+      "the back end's replaced value at \(path) differs from the client's")
     return ChangeEffect.effects(
-      ofSetAt: path, replacing: old.value(at: path.keys), with: value)
+      ofSetAt: path, replacing: replaced ?? old.value(at: path.keys), with: value)
   }
 
   /// Whether two operations are the same `set` (same path, same value), so that they give the

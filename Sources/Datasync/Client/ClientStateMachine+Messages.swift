@@ -58,9 +58,9 @@ extension ClientStateMachine {
     case .changed(let operation):
       guard concernsAListen(operation) else { break }
       views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
-    case .changedSharing(let operation, let listen, let value):
+    case .changedSharing(let operation, let listen, let value, let replaced):
       // The listen may have ended meanwhile: the write itself then, as for `changed`.
-      let shared = listens[listen] != nil ? (listen, value) : nil
+      let shared = listens[listen] != nil ? (listen, value, replaced) : nil
       guard shared != nil || concernsAListen(operation) else { break }
       views.events(of: cache.applyServer(operation, shared: shared), cache: cache, into: &effects)
     case .acknowledged(let identifier, _) where requests.isAwaitingAuthentication(identifier):

@@ -167,10 +167,13 @@ struct DatabaseState {
   private mutating func commit(
     _ tree: JSONValue, announcing announced: WriteOperation, except writer: ObjectIdentifier?
   ) {
+    let previous = root
     root = tree
     for (client, listens) in listenIndex.listens(touchedBy: announced, excluding: writer) {
       guard let session = sessions[client] else { continue }
-      for message in announced.messages(to: listens, in: tree, sharing: session.sharesTree) {
+      for message in announced.messages(
+        to: listens, in: tree, previous: previous, sharing: session.sharesTree)
+      {
         session.deliver(message)
       }
     }

@@ -4,10 +4,14 @@ extension WriteOperation {
   /// to a listen at or above its node (`sharing`: with the new value of the outermost such
   /// listen); below it, to the outermost listens it touches, the part of the write inside each
   /// (the new value of a listen that a set or a merge entry replaces, the entries of a merge
-  /// inside a listen re-rooted there). `tree` is the tree after the write.
-  func messages(to listens: Set<DatasyncPath>, in tree: JSONValue, sharing: Bool = false)
-    -> [BackEndMessage]
-  {
+  /// inside a listen re-rooted there). `tree` is the tree after the write, `previous` the tree
+  /// before it, in which a shared set's replaced value is read (see
+  /// ``BackEndMessage/changedSharing(_:listen:value:replaced:)``): along the path the write just
+  /// took, so without the cache misses the client's own look-up would meet.
+  func messages(
+    to listens: Set<DatasyncPath>, in tree: JSONValue, previous: JSONValue? = nil,
+    sharing: Bool = false
+  ) -> [BackEndMessage] {
     var below: [DatasyncPath] = []
     var covering: DatasyncPath?
     for listen in listens {
@@ -19,7 +23,12 @@ extension WriteOperation {
       }
     }
     if let covering {
-      return [.changedSharing(self, listen: covering, value: tree.value(at: covering.keys))]
+      var replaced: JSONValue?
+      if case .set = self { replaced = previous?.value(at: path.keys) }
+      return [
+        .changedSharing(
+          self, listen: covering, value: tree.value(at: covering.keys), replaced: replaced)
+      ]
     }
     return below.filter { listen in !below.contains { $0.isAncestor(of: listen) } }
       .map { .changed(restricted(to: $0, in: tree)) }

@@ -106,7 +106,7 @@ package final class HostedListener: Sendable {
       callbacks.onStart(.success(.put(path: "/", data: startsShallow ? value.shallow : value)))
     case (.starting, .revoked(_, let error)):
       finish(start: .failure(HostedRefusal(error)))
-    case (.listening, .changed(let write)), (.listening, .changedSharing(let write, _, _)):
+    case (.listening, .changed(let write)), (.listening, .changedSharing(let write, _, _, _)):
       callbacks.send(event(for: write))
     case (.listening, .revoked(_, let error)):
       end(with: .cancel(error))

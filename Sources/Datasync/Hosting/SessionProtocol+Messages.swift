@@ -22,7 +22,7 @@ extension SessionProtocol {
     case .listenData(let path, let value):
       name = "listened"
       members = [("path", path.jsonText), ("data", .value(value))]
-    case .changed(let write), .changedSharing(let write, _, _):
+    case .changed(let write), .changedSharing(let write, _, _, _):
       guard let change = change(write) else { return nil }
       return HostedEvent(name: change.name, data: JSONText.object(change.members).string)
     case .acknowledged(let identifier, let announced):

@@ -14,7 +14,10 @@ enum BackEndMessage: Sendable {
   /// `listen`, with the back end's whole new value there: a client in the same process as the
   /// back end takes that value, which shares the back end's storage, instead of applying the
   /// write to its own copy (a copy of the path to the write, and a second copy of the data).
-  case changedSharing(WriteOperation, listen: DatasyncPath, value: JSONValue)
+  /// For a set, `replaced` is the value it replaced at its node (null where there was none),
+  /// which the client then need not look up in its own tree; nil when not given.
+  case changedSharing(
+    WriteOperation, listen: DatasyncPath, value: JSONValue, replaced: JSONValue?)
   /// The client's own write was applied; `announced` is what was written (server values resolved,
   /// increments as the resulting value), nil for registrations and cancellations.
   case acknowledged(RequestIdentifier, announced: WriteOperation?)

@@ -141,7 +141,7 @@ struct ClientStateMachineDriver {
       return machine.receive(
         .changedSharing(
           .set(try Self.path(path), try Self.value(json)), listen: try Self.path(listen),
-          value: try Self.value(listenJSON)))
+          value: try Self.value(listenJSON), replaced: nil))
     case .acknowledged(let identifier, let announced):
       let operation = try announced.map { announced throws(WebcomError) in
         WriteOperation.set(try Self.path(announced.path), try Self.value(announced.json))
