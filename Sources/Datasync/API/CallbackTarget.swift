@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A `then` callback and the queue it must be called on.
 ///
@@ -45,42 +44,14 @@ extension CallbackTarget where T == Void {
 extension CallbackTarget where T: Sendable {
   /// Starts an operation with a target without a queue and waits for its result: the `async`
   /// forms' way to call their callback form. The result resumes the waiting task straight from
-  /// the thread that has it. A result known before `start` returns (an embedded database answers
-  /// within the call) is followed by `Task.yield()`: the call stays a suspension point, so a loop
-  /// of writes lets the other tasks of its executor run, as writes that wait for an answer do.
+  /// the thread that has it, then the task yields: an embedded database answers within the call,
+  /// and the call must stay a suspension point, so that a loop of writes lets the other tasks of
+  /// its executor run.
   static func result(of start: (CallbackTarget<T>) -> Void) async throws -> T {
-    let arrival = ResultArrival()
     let value = try await withCheckedThrowingContinuation { continuation in
-      start(
-        CallbackTarget(queue: nil) { result in
-          arrival.markResult()
-          continuation.resume(with: result)
-        })
-      arrival.markStartReturned()
+      start(CallbackTarget(queue: nil) { result in continuation.resume(with: result) })
     }
-    if arrival.resultCameFirst { await Task.yield() }
+    await Task.yield()
     return value
   }
-}
-
-/// Whether an operation's result came before the call that started it returned.
-private final class ResultArrival: Sendable {
-  private enum Order: UInt8 {
-    case waiting, resultFirst, startFirst
-  }
-
-  private let order = Atomic<UInt8>(Order.waiting.rawValue)
-
-  func markResult() {
-    _ = order.compareExchange(
-      expected: Order.waiting.rawValue, desired: Order.resultFirst.rawValue, ordering: .relaxed)
-  }
-
-  func markStartReturned() {
-    _ = order.compareExchange(
-      expected: Order.waiting.rawValue, desired: Order.startFirst.rawValue, ordering: .relaxed)
-  }
-
-  /// Read once the task has its result.
-  var resultCameFirst: Bool { order.load(ordering: .relaxed) == Order.resultFirst.rawValue }
 }

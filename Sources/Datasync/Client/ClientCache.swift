@@ -84,7 +84,7 @@ struct ClientCache {
     if pending.isEmpty {
       visible = server
       let known = shared.flatMap { shared in
-        Self.effects(of: operation, replacing: old, replaced: shared.replaced)
+        Self.effects(of: operation, on: old, replaced: shared.replaced)
       }
       return Change(
         old: old, extent: known.map { .effects($0) } ?? .footprints(operation.footprints))
@@ -126,12 +126,12 @@ struct ClientCache {
     return (footprints, reapplyPending(footprints: footprints))
   }
 
-  /// The effects of a set on a tree it was applied to (`old` before it): the value written is
-  /// the new value at its path, the value it replaced is `replaced` when the back end gave it,
-  /// else found with one look-up in `old`. Nil for other operations.
-  private static func effects(
-    of operation: WriteOperation, replacing old: JSONValue, replaced: JSONValue?
-  ) -> [ChangeEffect]? {
+  /// The effects of a set on the tree `old`: the value written is the new value at its path, the
+  /// value it replaced is `replaced` when the back end gave it, else found with one look-up in
+  /// `old`. Nil for other operations.
+  private static func effects(of operation: WriteOperation, on old: JSONValue, replaced: JSONValue?)
+    -> [ChangeEffect]?
+  {
     guard case .set(let path, let value) = operation else { return nil }
     assert(
       replaced == nil || replaced == old.value(at: path.keys),

@@ -4,12 +4,10 @@ extension WriteOperation {
   /// to a listen at or above its node (`sharing`: with the new value of the outermost such
   /// listen); below it, to the outermost listens it touches, the part of the write inside each
   /// (the new value of a listen that a set or a merge entry replaces, the entries of a merge
-  /// inside a listen re-rooted there). `tree` is the tree after the write, `previous` the tree
-  /// before it, in which a shared set's replaced value is read (see
-  /// ``BackEndMessage/changedSharing(_:listen:value:replaced:)``): along the path the write just
-  /// took, so without the cache misses the client's own look-up would meet.
+  /// inside a listen re-rooted there). `tree` is the tree after the write; `replaced` goes with
+  /// a shared write (see ``BackEndMessage/changedSharing(_:listen:value:replaced:)``).
   func messages(
-    to listens: Set<DatasyncPath>, in tree: JSONValue, previous: JSONValue? = nil,
+    to listens: Set<DatasyncPath>, in tree: JSONValue, replaced: JSONValue? = nil,
     sharing: Bool = false
   ) -> [BackEndMessage] {
     var below: [DatasyncPath] = []
@@ -23,8 +21,6 @@ extension WriteOperation {
       }
     }
     if let covering {
-      var replaced: JSONValue?
-      if case .set = self { replaced = previous?.value(at: path.keys) }
       return [
         .changedSharing(
           self, listen: covering, value: tree.value(at: covering.keys), replaced: replaced)
@@ -32,6 +28,14 @@ extension WriteOperation {
     }
     return below.filter { listen in !below.contains { $0.isAncestor(of: listen) } }
       .map { .changed(restricted(to: $0, in: tree)) }
+  }
+
+  /// For a set, the value it replaces at its node in `previous`, the tree before it (null where
+  /// there was none): read along the path the write just took, so without the cache misses the
+  /// client's own look-up would meet. Nil for other operations.
+  func replacedValue(in previous: JSONValue) -> JSONValue? {
+    guard case .set = self else { return nil }
+    return previous.value(at: path.keys)
   }
 
   /// Whether the write may change the value at `descendant`, a path below the write's path.

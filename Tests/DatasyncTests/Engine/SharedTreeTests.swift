@@ -56,7 +56,8 @@ import Testing
       .applyingOptimistically(to: .null)
     func replaced(by write: WriteOperation) -> JSONValue?? {
       let tree = write.applyingOptimistically(to: previous)
-      let shared = write.messages(to: listens, in: tree, previous: previous, sharing: true)
+      let shared = write.messages(
+        to: listens, in: tree, replaced: write.replacedValue(in: previous), sharing: true)
       guard shared.count == 1, case .changedSharing(_, _, let value, let replaced) = shared[0]
       else { return nil }
       #expect(value.isIdentical(to: tree.value(at: messages.keys)))
