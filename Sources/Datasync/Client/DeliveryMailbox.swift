@@ -104,10 +104,13 @@ final class DeliveryMailbox: Sendable {
   }
 
   /// The mailboxes alive whose queue's label contains `text` (for tests).
+  ///
+  /// The weak references are taken strong after the lock is released: a mailbox whose last
+  /// other owner lets go meanwhile is then released here, and its `deinit`, which takes the
+  /// lock, does not run under it.
   static func mailboxes(labelled text: String) -> [DeliveryMailbox] {
-    registry.withLock { registry in
-      registry.values.compactMap(\.mailbox).filter { $0.queue.label.contains(text) }
-    }
+    let entries = registry.withLock { Array($0.values) }
+    return entries.compactMap(\.mailbox).filter { $0.queue.label.contains(text) }
   }
 
   deinit {
