@@ -40,14 +40,27 @@ import Foundation
 /// let bob = WebcomApplication(configuration: .init(identifier: "bob", backEnd: .embedded(database)))
 /// ```
 public final class DatasyncDatabase: @unchecked Sendable {
-  /// Protects `state` and `clock`. Deliveries are enqueued on the connections' serial queues
-  /// while it is held (an enqueue never runs client code), so that every client receives the
-  /// changes in the order they were applied. The clock is called after the lock is released.
+  /// Protects `state` and `connectionsToWake`. Deliveries are enqueued on the connections'
+  /// serial queues while it is held (an enqueue never runs client code), so that every client
+  /// receives the changes in the order they were applied; the wake-ups they need are made once it
+  /// is released (see ``wakeAfterUnlocking(_:)``).
   private let lock = NSLock()
   /// Only touched with `lock` held, so no two accesses overlap: the dynamic exclusivity check is
   /// left out.
   @exclusivity(unchecked) private var state: DatabaseState
-  private var clock: @Sendable () -> Date = { Date() }
+  /// The embedded connections whose drain a delivery scheduled while `lock` was held: enqueued
+  /// once it is released, so that no thread wake-up (a system call) lengthens the time the lock
+  /// is held. Only touched with `lock` held.
+  @exclusivity(unchecked) private var connectionsToWake: [EmbeddedConnection] = []
+  /// The clock (a test hook), behind a lock of its own so that reading it before a request does
+  /// not take the database's lock; it is called after that lock is released.
+  private let clock = LockedValue(Clock(now: { Date() }))
+
+  /// The clock, in a struct: the lock's generic storage keeps it as it is, where a bare closure
+  /// would be wrapped in one more conversion thunk at each access.
+  private struct Clock {
+    let now: @Sendable () -> Date
+  }
 
   /// Creates an empty database.
   ///
@@ -77,7 +90,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
     get { lock.withLock { state.rules } }
     set {
       let now = currentDate()
-      lock.withLock { state.setRules(newValue, now: now) }
+      withState { $0.setRules(newValue, now: now) }
     }
   }
 
@@ -92,7 +105,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
   ///   - token: The token, as clients present it.
   public func setAuthentication(_ authentication: DatasyncAuthentication?, forToken token: String) {
     let now = currentDate()
-    lock.withLock { state.setAuthentication(authentication, forToken: token, now: now) }
+    withState { $0.setAuthentication(authentication, forToken: token, now: now) }
   }
 
   /// The current value at an absolute path (a snapshot that later writes do not change).
@@ -102,7 +115,25 @@ public final class DatasyncDatabase: @unchecked Sendable {
 
   /// The back end's current time, read from its clock outside the lock.
   private func currentDate() -> Date {
-    lock.withLock { clock }()
+    clock.withLock { $0 }.now()
+  }
+
+  /// Runs `change` on the state with the lock held, then, with the lock released, enqueues the
+  /// drains that its deliveries scheduled.
+  private func withState(_ change: (inout DatabaseState) -> Void) {
+    let woken = lock.withLock { () -> [EmbeddedConnection] in
+      change(&state)
+      guard !connectionsToWake.isEmpty else { return [] }
+      defer { connectionsToWake.removeAll() }
+      return connectionsToWake
+    }
+    for connection in woken { connection.enqueueDrain() }
+  }
+
+  /// Enqueues the drain of a connection once the lock is released: called by the connection's
+  /// delivery, which runs with the lock held, when its drain must be scheduled.
+  func wakeAfterUnlocking(_ connection: EmbeddedConnection) {
+    connectionsToWake.append(connection)
   }
 
   // MARK: Connections
@@ -116,8 +147,8 @@ public final class DatasyncDatabase: @unchecked Sendable {
     deliver: @escaping @Sendable (BackEndMessage) -> Void
   ) {
     let offset = currentDate().timeIntervalSinceNow
-    lock.withLock {
-      state.attach(client, sharesTree: sharingTree, deliver: deliver, clockOffset: offset)
+    withState {
+      $0.attach(client, sharesTree: sharingTree, deliver: deliver, clockOffset: offset)
     }
   }
 
@@ -125,13 +156,13 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// writes are run.
   func detach(_ client: ObjectIdentifier) {
     let now = currentDate()
-    lock.withLock { state.detach(client, now: now) }
+    withState { $0.detach(client, now: now) }
   }
 
   /// Handles one request of a connected client; requests of detached clients are ignored.
   func handle(_ request: ClientRequest, from client: ObjectIdentifier) {
     let now = currentDate()
-    lock.withLock { state.handle(request, from: client, now: now) }
+    withState { $0.handle(request, from: client, now: now) }
   }
 
   // MARK: Test hooks
@@ -140,12 +171,12 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// the client's): it resolves ``WebcomDate/backEndCurrentDate``, gives `now` in rules and the
   /// clock offset announced to clients when they connect.
   func setClock(_ clock: @escaping @Sendable () -> Date) {
-    lock.withLock { self.clock = clock }
+    self.clock.withLock { $0 = Clock(now: clock) }
   }
 
   /// Stops serving the listens at or below a path, whatever the rules (a test hook standing for
   /// a lost read permission): their clients get a revocation with `error`.
   func revokeListens(at path: DatasyncPath, error: WebcomError) {
-    lock.withLock { state.revokeListens(at: path, error: error) }
+    withState { $0.revokeListens(at: path, error: error) }
   }
 }

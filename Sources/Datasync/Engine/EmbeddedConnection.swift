@@ -12,7 +12,8 @@ import Foundation
 /// `queue.sync` (waiting for no one: when a drain is running or scheduled, that drain takes the
 /// request). The back end's answers then reach the client within that drain, so a write's local
 /// events and its acknowledgement usually reach their queue in one batch. Messages the back end
-/// sends on its own (another client's write) schedule a drain with `queue.async`.
+/// sends on its own (another client's write) schedule a drain with `queue.async`, which the
+/// database enqueues once its lock is released.
 ///
 /// Test hooks make it behave like a network: ``setLatency(_:)`` delays every request and every
 /// message (order is kept), ``dropConnection(reconnecting:)`` cuts the connection as a lost
@@ -174,13 +175,14 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   }
 
   /// Queues a message of the back end (called with the database's lock held: it only queues),
-  /// and schedules a drain unless one is running or scheduled.
+  /// and schedules a drain unless one is running or scheduled: the database enqueues it once its
+  /// lock is released.
   private func arrive(_ message: BackEndMessage) {
     let schedules = lock.withLock { () -> Bool in
       mail.downstream.append(message)
       return mail.schedulesDrain()
     }
-    if schedules { enqueueDrain() }
+    if schedules { database.wakeAfterUnlocking(self) }
   }
 
   /// Enqueues a drain on `queue` when something waits and no drain is running or scheduled.
@@ -189,7 +191,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   }
 
   /// Enqueues the drain that `Mail.schedulesDrain()` marked as scheduled.
-  private func enqueueDrain() {
+  func enqueueDrain() {
     queue.async { [self] in
       let starts = lock.withLock { () -> Bool in
         mail.isScheduled = false
