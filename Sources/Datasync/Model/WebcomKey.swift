@@ -231,9 +231,15 @@ public struct WebcomKey: Sendable {
     }
   }
 
-  /// Three-way comparison of the UTF-8 bytes of two strings.
+  /// Three-way comparison of the UTF-8 bytes of two strings: read in place where the strings
+  /// store their bytes contiguously (native and small strings, the rests of keys), else copied
+  /// first.
   @usableFromInline @inline(never)
   static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
+    let inPlace = lhs.utf8.withContiguousStorageIfAvailable { lhsBytes in
+      rhs.utf8.withContiguousStorageIfAvailable { compareUTF8(lhsBytes, $0) }
+    }
+    if case let order?? = inPlace { return order }
     var lhs = lhs
     var rhs = rhs
     return lhs.withUTF8 { lhsBytes in rhs.withUTF8 { compareUTF8(lhsBytes, $0) } }
