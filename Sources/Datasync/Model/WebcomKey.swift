@@ -20,7 +20,8 @@ import Foundation
 /// takes at most 15 bytes and starts a character, the rest alone in a string that Swift stores
 /// in place: a push identifier (20 bytes) holds no memory elsewhere, so copying it retains
 /// nothing and comparing it reads nothing elsewhere. ``value`` makes the string of such a key at
-/// each use.
+/// each use. When that rest is ASCII, as in a push identifier, two such rests compare as
+/// strings, which Swift does fastest (for ASCII, the order of strings is that of their bytes).
 public struct WebcomKey: Sendable {
   /// The UTF-8 bytes after the eighth when the key is split (see ``isSplit``; empty for a key of
   /// at most eight bytes), the whole key otherwise.
@@ -28,10 +29,16 @@ public struct WebcomKey: Sendable {
   /// For an integer key, its value mapped to an order-preserving `UInt64`; otherwise the first
   /// eight UTF-8 bytes, big-endian, padded with zeros.
   @usableFromInline let orderPrefix: UInt64
-  /// Bit 31 set for an integer key; the low 31 bits hold the UTF-8 length (saturated).
+  /// Bit 31 set for an integer key, bit 30 for a split key whose rest is ASCII (see
+  /// ``asciiRestFlag``); the low 30 bits hold the UTF-8 length (saturated).
   @usableFromInline let shape: UInt32
 
   @usableFromInline static let integerFlag: UInt32 = 1 << 31
+  /// Set in the shape of a split key longer than eight bytes whose rest is ASCII: such rests
+  /// compare as strings. Never set for a key of at most eight bytes, whose shape is its length.
+  @usableFromInline static let asciiRestFlag: UInt32 = 1 << 30
+  /// The bits of a shape that hold the UTF-8 length.
+  static let lengthMask: UInt32 = asciiRestFlag - 1
 
   /// The longest key whose bytes after the eighth are stored in place: a string of at most 15
   /// UTF-8 bytes takes no memory elsewhere.
@@ -65,27 +72,31 @@ public struct WebcomKey: Sendable {
   }
 
   private init(_ value: String?, utf8: UnsafeBufferPointer<UInt8>) {
-    (orderPrefix, shape) = WebcomKey.classify(utf8)
+    let (orderPrefix, length) = WebcomKey.classify(utf8)
+    self.orderPrefix = orderPrefix
     let count = utf8.count
     let splits =
-      shape & WebcomKey.integerFlag == 0 && count <= WebcomKey.longestSplitCount
+      length & WebcomKey.integerFlag == 0 && count <= WebcomKey.longestSplitCount
       && (count <= 8 || utf8[8] & 0xC0 != 0x80)
-    if splits {
-      rest =
-        count <= 8 ? "" : String(decoding: UnsafeBufferPointer(rebasing: utf8[8...]), as: UTF8.self)
+    if splits && count > 8 {
+      let restBytes = UnsafeBufferPointer(rebasing: utf8[8...])
+      rest = String(decoding: restBytes, as: UTF8.self)
+      shape = restBytes.allSatisfy { $0 < 0x80 } ? length | WebcomKey.asciiRestFlag : length
     } else {
-      rest = value ?? String(decoding: utf8, as: UTF8.self)
+      rest = splits ? "" : value ?? String(decoding: utf8, as: UTF8.self)
+      shape = length
     }
   }
 
-  /// Computes the order prefix and the shape of a key from its UTF-8 bytes.
+  /// Computes the order prefix and the shape of a key from its UTF-8 bytes, but for
+  /// ``asciiRestFlag``.
   ///
   /// Only a key that starts with `-` or a digit is read as an integer; the prefix of a key of
   /// eight bytes or more is one big-endian load.
   private static func classify(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt32) {
     let count = utf8.count
     guard count > 0, let base = utf8.baseAddress else { return (0, 0) }
-    let length = UInt32(min(count, Int(integerFlag - 1)))
+    let length = UInt32(min(count, Int(lengthMask)))
     let first = base.pointee
     if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
       let integer = integerValue(of: utf8)
@@ -161,7 +172,7 @@ public struct WebcomKey: Sendable {
   var utf8Count: Int { WebcomKey.utf8Count(of: shape) }
 
   /// The number of UTF-8 bytes of a key of shape `shape`.
-  private static func utf8Count(of shape: UInt32) -> Int { Int(shape & ~integerFlag) }
+  private static func utf8Count(of shape: UInt32) -> Int { Int(shape & lengthMask) }
 
   /// The value of `utf8` read as a decimal integer fitting in `Int64`, or `nil`.
   private static func integerValue(of utf8: UnsafeBufferPointer<UInt8>) -> Int64? {
@@ -216,13 +227,17 @@ public struct WebcomKey: Sendable {
   }
 
   /// The order of two keys given in parts whose prefixes are equal: by the bytes after the
-  /// eighth when both keys are split (when one is at most eight bytes long, its empty rest
-  /// comes first, as the key is a prefix of the other), by all of their bytes otherwise.
+  /// eighth when both keys are split (as strings when both are ASCII; when one key is at most
+  /// eight bytes long, its empty rest comes first, as the key is a prefix of the other), by all
+  /// of their bytes otherwise.
   @usableFromInline @inline(never)
   static func orderOfRests(
     _ lhs: String, shape lhsShape: UInt32, orderPrefix prefix: UInt64,
     _ rhs: String, shape rhsShape: UInt32
   ) -> Int {
+    if lhsShape & rhsShape & asciiRestFlag != 0 {
+      return lhs < rhs ? -1 : (lhs == rhs ? 0 : 1)
+    }
     if isSplit(lhs, shape: lhsShape) && isSplit(rhs, shape: rhsShape) {
       return compareUTF8(lhs, rhs)
     }
@@ -266,11 +281,13 @@ extension WebcomKey: Comparable {
   }
 
   /// Whether two keys have the same UTF-8 bytes. Equal keys are stored alike (both split or
-  /// neither), so their rests are equal.
+  /// neither, with the same shape), so their rests are equal; ASCII rests compare as strings.
   @inlinable @inline(__always)
   public static func == (lhs: WebcomKey, rhs: WebcomKey) -> Bool {
     lhs.shape == rhs.shape && lhs.orderPrefix == rhs.orderPrefix
-      && (lhs.shape <= 8 || compareUTF8(lhs.rest, rhs.rest) == 0)
+      && (lhs.shape <= 8
+        || (lhs.shape & asciiRestFlag != 0
+          ? lhs.rest == rhs.rest : compareUTF8(lhs.rest, rhs.rest) == 0))
   }
 }
 

@@ -17,7 +17,8 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
   /// cached). Threads racing to compute it store the same number, so relaxed ordering suffices.
   private let cachedDigest = Atomic<UInt64>(0)
   package let value: JSONValue
-  /// The key's shape on 16 bits: the integer flag, then the UTF-8 length saturated at 0x7FFF.
+  /// The key's shape on 16 bits: the integer flag, the ASCII-rest flag, then the UTF-8 length
+  /// saturated at 0x3FFF.
   private let keyCompactShape: UInt16
   /// The number of nodes of the subtree rooted here.
   private let storedCount: UInt32
@@ -99,23 +100,27 @@ package final class JSONObjectNode: OrderedMapNode, Sendable {
   }
 
   private static let compactIntegerFlag: UInt16 = 1 << 15
-  private static let compactLengthLimit: UInt16 = compactIntegerFlag - 1
+  private static let compactASCIIRestFlag: UInt16 = 1 << 14
+  private static let compactLengthLimit: UInt16 = compactASCIIRestFlag - 1
 
-  /// A key's shape on 16 bits. Keys longer than 0x7FFE bytes (the database refuses keys longer
-  /// than 768) keep the saturated length 0x7FFF, and their length is read from the key again
+  /// A key's shape on 16 bits. Keys longer than 0x3FFE bytes (the database refuses keys longer
+  /// than 768) keep the saturated length 0x3FFF, and their length is read from the key again
   /// (such a key is not split: its rest is the whole key).
   private static func compactShape(_ shape: UInt32) -> UInt16 {
-    let length = UInt16(min(shape & ~WebcomKey.integerFlag, UInt32(compactLengthLimit)))
-    return shape & WebcomKey.integerFlag != 0 ? length | compactIntegerFlag : length
+    var compact = UInt16(min(shape & WebcomKey.lengthMask, UInt32(compactLengthLimit)))
+    if shape & WebcomKey.integerFlag != 0 { compact |= compactIntegerFlag }
+    if shape & WebcomKey.asciiRestFlag != 0 { compact |= compactASCIIRestFlag }
+    return compact
   }
 
   /// The full shape of `key` from its compact shape.
   @inline(__always)
   private static func shape(expanding compact: UInt16, of key: String) -> UInt32 {
-    let flag: UInt32 = compact & compactIntegerFlag != 0 ? WebcomKey.integerFlag : 0
+    var flags: UInt32 = compact & compactIntegerFlag != 0 ? WebcomKey.integerFlag : 0
+    if compact & compactASCIIRestFlag != 0 { flags |= WebcomKey.asciiRestFlag }
     let length = compact & compactLengthLimit
-    guard length == compactLengthLimit else { return flag | UInt32(length) }
-    return flag | UInt32(min(key.utf8.count, Int(WebcomKey.integerFlag - 1)))
+    guard length == compactLengthLimit else { return flags | UInt32(length) }
+    return flags | UInt32(min(key.utf8.count, Int(WebcomKey.lengthMask)))
   }
 
   /// The number of nodes of the subtree rooted here.

@@ -149,6 +149,31 @@ import Testing
     }
   }
 
+  @Test func splitKeysWithASCIIRestsCompareAsTheirBytes() {
+    let keys = [
+      "abcdefghX", "abcdefghXY", "abcdefghXYZ", "abcdefgh\u{0}", "abcdefgh\u{7F}",
+      "abcdefgh\u{E9}", "abcdefghX\u{E9}", "abcdefghe\u{301}", "abcdefgh\u{E9}X",
+      "-NxYzAbCdEfGhIjKlMnO", "-NxYzAbCdEfGhIjKlMnP", "-NxYzAbCdEfGhIjKlMn", "abcdefgh",
+    ]
+    for key in keys {
+      let webcomKey = WebcomKey(key)
+      let restIsASCII = key.utf8.count > 8 && key.utf8.dropFirst(8).allSatisfy { $0 < 0x80 }
+      #expect((webcomKey.shape & WebcomKey.asciiRestFlag != 0) == restIsASCII, "\(key)")
+      let stored = JSONObjectNode(webcomKey, .null, nil, nil).key
+      #expect(stored.shape == webcomKey.shape && stored == webcomKey, "\(key)")
+    }
+    for lhs in keys {
+      for rhs in keys {
+        let (lhsKey, rhsKey) = (WebcomKey(lhs), WebcomKey(rhs))
+        #expect((lhsKey < rhsKey) == Self.referenceLess(lhs, rhs), "\(lhs) < \(rhs)")
+        #expect((lhsKey == rhsKey) == (Array(lhs.utf8) == Array(rhs.utf8)), "\(lhs) == \(rhs)")
+        #expect(
+          JSONObjectNode(rhsKey, .null, nil, nil).order(of: lhsKey).signum()
+            == WebcomKey.order(lhsKey, rhsKey).signum(), "\(lhs) vs stored \(rhs)")
+      }
+    }
+  }
+
   @Test func pushIdentifiersAreStoredWithoutAStringOfTheirOwn() {
     let key = PushIdentifierGenerator().next()
     #expect(key.isSplit)
