@@ -23,6 +23,9 @@ struct ListenIndex {
   }
 
   private let root = Node(path: .root)
+  /// The number of listens of each client that has some: a write that no other client than the
+  /// excluded one listens to (an embedded database's only client writing) skips the walk.
+  private var listenCounts: [ObjectIdentifier: Int] = [:]
 
   /// Records that `client` listens at `path`.
   mutating func insert(_ path: DatasyncPath, for client: ObjectIdentifier) {
@@ -38,7 +41,7 @@ struct ListenIndex {
         node = child
       }
     }
-    node.clients.insert(client)
+    if node.clients.insert(client).inserted { listenCounts[client, default: 0] += 1 }
   }
 
   /// Records that `client` no longer listens at `path`.
@@ -49,7 +52,10 @@ struct ListenIndex {
       guard let child = nodes[nodes.count - 1].children[key] else { return }
       nodes.append(child)
     }
-    nodes[nodes.count - 1].clients.remove(client)
+    if nodes[nodes.count - 1].clients.remove(client) != nil {
+      let count = listenCounts[client, default: 1] - 1
+      listenCounts[client] = count == 0 ? nil : count
+    }
     for depth in stride(from: path.depth, to: 0, by: -1) where nodes[depth].isEmpty {
       nodes[depth - 1].children[path.keys[depth - 1]] = nil
     }
@@ -63,6 +69,11 @@ struct ListenIndex {
     -> [ObjectIdentifier: Set<DatasyncPath>]
   {
     var found: [ObjectIdentifier: Set<DatasyncPath>] = [:]
+    if listenCounts.isEmpty
+      || (listenCounts.count == 1 && excluded.map { listenCounts[$0] != nil } == true)
+    {
+      return found
+    }
     var node = root
     Self.collect(node, excluding: excluded, into: &found)
     for key in write.path.keys {

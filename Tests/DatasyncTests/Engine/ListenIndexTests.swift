@@ -74,6 +74,28 @@ import Testing
     }
   }
 
+  @Test func aWriteOnlyItsWriterListensToTouchesNoOtherListen() {
+    let writer = ObjectIdentifier(Client.self)
+    let other = ObjectIdentifier(ListenIndexTests.self)
+    let room = DatasyncPath(validatedKeys: ["room"])
+    let message = DatasyncPath(validatedKeys: ["room", "a"])
+    var index = ListenIndex()
+    index.insert(room, for: writer)
+    index.insert(room, for: writer)
+    #expect(index.listens(touchedBy: .set(message, .int(1)), excluding: writer).isEmpty)
+    #expect(index.listens(touchedBy: .set(message, .int(1))) == [writer: [room]])
+    index.insert(message, for: other)
+    #expect(
+      index.listens(touchedBy: .set(message, .int(1)), excluding: writer) == [other: [message]])
+    index.remove(DatasyncPath(validatedKeys: ["elsewhere"]), for: other)
+    index.remove(room, for: other)
+    #expect(index.listens(touchedBy: .set(room, .null), excluding: writer) == [other: [message]])
+    index.remove(message, for: other)
+    #expect(index.listens(touchedBy: .set(room, .null), excluding: writer).isEmpty)
+    index.remove(room, for: writer)
+    #expect(index.listens(touchedBy: .set(room, .null)).isEmpty)
+  }
+
   @Test func removingTheLastListenOfABranchForgetsIt() {
     let client = ObjectIdentifier(Client.self)
     var index = ListenIndex()
