@@ -211,9 +211,9 @@ struct ClientViews {
     // A view showing all the children to value subscribers only needs to know whether a child
     // changed, not which (see `ViewDiff.compute`).
     let needsChildChanges = view.subscribers.contains { !$0.eventType.isValueType }
-    let needsPreviousKeys = view.subscribers.contains {
-      !$0.eventType.isValueType && $0.needsPreviousKeys
-    }
+    let needsPreviousKeys =
+      needsChildChanges
+      && view.subscribers.contains { !$0.eventType.isValueType && $0.needsPreviousKeys }
     let relevance = ViewRelevance(
       of: changed, at: view.path, namesChildren: view.constraint != .all || needsChildChanges)
     if case .none = relevance { return nil }

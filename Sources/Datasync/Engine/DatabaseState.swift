@@ -170,14 +170,12 @@ struct DatabaseState {
     let previous = root
     root = tree
     // Read once, for the first client that shares the tree.
-    var replaced: JSONValue??
+    lazy var replaced = announced.replacedValue(in: previous)
     for (client, listens) in listenIndex.listens(touchedBy: announced, excluding: writer) {
       guard let session = sessions[client] else { continue }
-      if session.sharesTree && replaced == nil {
-        replaced = .some(announced.replacedValue(in: previous))
-      }
       for message in announced.messages(
-        to: listens, in: tree, replaced: replaced ?? nil, sharing: session.sharesTree)
+        to: listens, in: tree, replaced: session.sharesTree ? replaced : nil,
+        sharing: session.sharesTree)
       {
         session.deliver(message)
       }

@@ -123,8 +123,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
   private func withState(_ change: (inout DatabaseState) -> Void) {
     let woken = lock.withLock { () -> [EmbeddedConnection] in
       change(&state)
-      guard !connectionsToWake.isEmpty else { return [] }
-      defer { connectionsToWake.removeAll() }
+      defer { connectionsToWake = [] }
       return connectionsToWake
     }
     for connection in woken { connection.enqueueDrain() }
