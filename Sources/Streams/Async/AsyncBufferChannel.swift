@@ -89,7 +89,7 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
   @inlinable
   func next(isolation actor: isolated (any Actor)? = #isolation) async -> Step {
     await withTaskCancellationHandler {
-      await withUnsafeContinuation { (waiter: Waiter) in
+      let step = await withUnsafeContinuation { (waiter: Waiter) in
         lock.lock()
         if bufferedCount > 0 {
           let value = buffer[head]
@@ -113,7 +113,9 @@ internal final class AsyncBufferChannel<Input, Failure: Error>: Subscriber, Canc
         }
         self.waiter = waiter
         lock.unlock()
-      }.value
+      }
+      lock.synchronize()
+      return step.value
     } onCancel: {
       cancel()
     }

@@ -108,7 +108,7 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
   @inlinable
   func next(isolation actor: isolated (any Actor)? = #isolation) async -> Step {
     await withTaskCancellationHandler {
-      await withUnsafeContinuation { (waiter: Waiter) in
+      let step = await withUnsafeContinuation { (waiter: Waiter) in
         lock.lock()
         switch end {
         case .failed(let error):
@@ -130,7 +130,9 @@ internal final class AsyncDemandChannel<Input, Failure: Error>: Subscriber, Canc
         }
         lock.unlock()
         subscription?.request(.max(1))
-      }.value
+      }
+      lock.synchronize()
+      return step.value
     } onCancel: {
       cancel()
     }

@@ -21,6 +21,17 @@ package struct StreamsLock: Sendable {
     storage.mutex.unlock()
   }
 
+  /// Takes and releases the lock at once, which orders after this call what the thread that last
+  /// released it did before. The async channels call it when a task they resumed outside the
+  /// lock runs again: the runtime orders the resumption, but when it comes before the task has
+  /// suspended, the thread sanitizer misses that order (swiftlang/swift#57803) and would report
+  /// the contents of the value handed over as a race.
+  @inlinable
+  package func synchronize() {
+    lock()
+    unlock()
+  }
+
   @inlinable
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     lock()
