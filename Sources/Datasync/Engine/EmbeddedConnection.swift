@@ -8,12 +8,12 @@ import Foundation
 /// ``send(_:)`` (acknowledgements arrive after the local events, as over a network).
 ///
 /// A request costs no thread hand-off: ``send(_:)`` only queues it, and ``flush()``, which the
-/// client calls once it has released its lock, runs the drain on the calling thread through
-/// `queue.sync` (waiting for no one: when a drain is running or scheduled, that drain takes the
-/// request). The back end's answers then reach the client within that drain, so a write's local
-/// events and its acknowledgement usually reach their queue in one batch. Messages the back end
-/// sends on its own (another client's write) schedule a drain with `queue.async`, which the
-/// database enqueues once its lock is released.
+/// client calls once it has released its lock, runs the drain on the calling thread (waiting for
+/// no one: when a drain is running or scheduled, that drain takes the request). The back end's
+/// answers then reach the client within that drain, so a write's local events and its
+/// acknowledgement usually reach their queue in one batch. Messages the back end sends on its own
+/// (another client's write) schedule a drain on `queue` with `queue.async`, which the database
+/// enqueues once its lock is released.
 ///
 /// Test hooks make it behave like a network: ``setLatency(_:)`` delays every request and every
 /// message (order is kept), ``dropConnection(reconnecting:)`` cuts the connection as a lost
@@ -22,8 +22,11 @@ import Foundation
 /// after the next reconnection, before the client learns that it is connected again.
 ///
 /// Thread safety: `lock` protects `mail` (the receiver, the requests and messages waiting, and
-/// whether a drain is running or scheduled); every other piece of state is only touched on
-/// `queue`, by the running drain.
+/// whether a drain is running or scheduled). Every other piece of state is only touched by the
+/// running drain, whichever thread runs it: a drain starts only by marking itself as running
+/// under `lock`, and ends by clearing that mark under `lock`, so one drain at a time touches it
+/// and each sees what the one before wrote. Delayed work (the latency hook) runs within a drain
+/// too: its timer only queues it.
 final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// What travels towards the back end: a request, or work of the connection itself (a change
   /// of connection, a test hook), run on `queue` in order with the requests.
@@ -32,9 +35,15 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     case work(() -> Void)
   }
 
+  /// The client's handler of the back end's messages, kept in a struct: a bare function type
+  /// read out of a lock's generic closure comes back wrapped in a newly allocated thunk.
+  private struct Receiver {
+    let receive: @Sendable (BackEndMessage) -> Void
+  }
+
   /// What `lock` protects.
   private struct Mail {
-    var receiver: (@Sendable (BackEndMessage) -> Void)?
+    var receiver: Receiver?
     var upstream: [Upstream] = []
     var downstream: [BackEndMessage] = []
     /// Whether a drain is running: it takes everything queued until it finds both FIFOs empty.
@@ -53,10 +62,6 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
-  /// Marks the queues of the embedded connections: a flush from one of them (a client called
-  /// from a drain) schedules a drain rather than waiting for one, so no drain ever waits.
-  private static let drainingQueueKey = DispatchSpecificKey<Bool>()
-
   private let database: DatasyncDatabase
   private let queue: DispatchQueue
   /// Protects `mail`.
@@ -64,9 +69,9 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// Only touched with `lock` held, so no two accesses overlap: the dynamic exclusivity check is
   /// left out.
   @exclusivity(unchecked) private var mail = Mail()
-  // Everything below is touched only on `queue`, which runs one piece of work at a time, so no
-  // two accesses overlap: the fields a drain reads for every request and message leave out the
-  // dynamic exclusivity check.
+  // Everything below is touched only by the running drain, one at a time, so no two accesses
+  // overlap: the fields a drain reads for every request and message leave out the dynamic
+  // exclusivity check.
   @exclusivity(unchecked) private var isAttached = false
   /// The state the client asked for with ``setConnected(_:)``.
   private var wantsConnection = false
@@ -87,11 +92,10 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   init(database: DatasyncDatabase, label: String) {
     self.database = database
     self.queue = DispatchQueue(label: "datasync.connection.\(label)")
-    queue.setSpecific(key: Self.drainingQueueKey, value: true)
   }
 
   func open(receiver: @escaping @Sendable (BackEndMessage) -> Void) {
-    lock.withLock { mail.receiver = receiver }
+    lock.withLock { mail.receiver = Receiver(receive: receiver) }
     setConnected(true)
   }
 
@@ -101,18 +105,15 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   }
 
   /// Runs the requests queued by ``send(_:)`` on the calling thread unless a drain is running or
-  /// scheduled (it takes them); called by the client with no lock held.
+  /// scheduled (it takes them: a flush from within a drain, by a client it delivered a message
+  /// to, returns at once); called by the client with no lock held.
   func flush() {
-    if DispatchQueue.getSpecific(key: Self.drainingQueueKey) != nil {
-      scheduleDrain()
-      return
-    }
     let drainsHere = lock.withLock { () -> Bool in
       guard !mail.upstream.isEmpty, !mail.isDraining, !mail.isScheduled else { return false }
       mail.isDraining = true
       return true
     }
-    if drainsHere { queue.sync { drain() } }
+    if drainsHere { drain() }
   }
 
   func setConnected(_ connected: Bool) {
@@ -124,7 +125,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
 
   func close() {
     setConnected(false)
-    let released = lock.withLock { () -> (@Sendable (BackEndMessage) -> Void)? in
+    let released = lock.withLock { () -> Receiver? in
       defer { mail.receiver = nil }
       return mail.receiver
     }
@@ -185,11 +186,6 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     if schedules { database.wakeAfterUnlocking(self) }
   }
 
-  /// Enqueues a drain on `queue` when something waits and no drain is running or scheduled.
-  private func scheduleDrain() {
-    if lock.withLock({ mail.schedulesDrain() }) { enqueueDrain() }
-  }
-
   /// Enqueues the drain that `Mail.schedulesDrain()` marked as scheduled.
   func enqueueDrain() {
     queue.async { [self] in
@@ -203,8 +199,8 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     }
   }
 
-  /// Works off both FIFOs, requests first, until both are empty; runs on `queue`, marked as
-  /// draining by its caller.
+  /// Works off both FIFOs, requests first, until both are empty; marked as running by its caller
+  /// (on `queue`, or on the thread of a flush).
   private func drain() {
     while true {
       let takes = lock.withLock { () -> Bool in
@@ -285,7 +281,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     case upstream, downstream
   }
 
-  /// Runs `work` on `queue` after the latency, never before the work that took the same
+  /// Runs `work` after the latency (within a drain), never before the work that took the same
   /// direction first.
   private func travel(_ direction: Direction, _ work: @escaping () -> Void) {
     let delay =
@@ -304,7 +300,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   }
 
   /// Runs the ready work of a direction when its first waiting work is due (one timer per
-  /// direction at a time).
+  /// direction at a time): the timer queues a drain's work that runs it.
   private func scheduleReadyWork(_ direction: Direction) {
     let deadline: DispatchTime?
     switch direction {
@@ -313,26 +309,32 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     }
     guard let deadline else { return }
     queue.asyncAfter(deadline: deadline) { [self] in
-      switch direction {
-      case .upstream: upstream.hasTimer = false
-      case .downstream: downstream.hasTimer = false
-      }
-      while true {
-        let ready: (() -> Void)?
-        switch direction {
-        case .upstream: ready = upstream.removeFirstReady()
-        case .downstream: ready = downstream.removeFirstReady()
-        }
-        guard let ready else { break }
-        ready()
-      }
-      scheduleReadyWork(direction)
+      enqueue { [self] in runReadyWork(direction) }
     }
+  }
+
+  /// Runs the work of a direction whose deadline has passed, in order, then arms the timer for
+  /// the rest; runs within a drain.
+  private func runReadyWork(_ direction: Direction) {
+    switch direction {
+    case .upstream: upstream.hasTimer = false
+    case .downstream: downstream.hasTimer = false
+    }
+    while true {
+      let ready: (() -> Void)?
+      switch direction {
+      case .upstream: ready = upstream.removeFirstReady()
+      case .downstream: ready = downstream.removeFirstReady()
+      }
+      guard let ready else { break }
+      ready()
+    }
+    scheduleReadyWork(direction)
   }
 
   private func receive(_ message: BackEndMessage) {
     guard let receiver = lock.withLock({ mail.receiver }) else { return }
-    receiver(message)
+    receiver.receive(message)
   }
 }
 
@@ -376,24 +378,5 @@ private struct DelayLine {
       start = 0
     }
     return work
-  }
-}
-
-/// A small deterministic random generator (SplitMix64) for the latency hook.
-private struct SeededRandom {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  /// A number in `0..<1`.
-  mutating func nextUnitInterval() -> Double {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    value ^= value >> 31
-    return Double(value >> 11) / Double(UInt64(1) << 53)
   }
 }
