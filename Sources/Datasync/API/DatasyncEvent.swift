@@ -19,7 +19,16 @@ public struct DatasyncEvent: Sendable {
   /// The single type of this event, for example ``DatasyncEventType/childAddition``.
   public let eventType: DatasyncEventType
   /// The node the event is about; nil when the subscription's manager no longer exists.
-  public let node: DatasyncNode?
+  ///
+  /// Made when read (events are often consumed without it); nodes are equal by path, so every
+  /// read gives an equal node.
+  public var node: DatasyncNode? {
+    manager.map { DatasyncNode(manager: $0, location: location) }
+  }
+  /// The manager of the subscription, which ``node`` belongs to.
+  let manager: DatasyncManager?
+  /// The path of the node the event is about.
+  let location: DatasyncPath
   /// The subscription that received the event.
   public let subscription: DatasyncSubscription
 }

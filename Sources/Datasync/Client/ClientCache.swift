@@ -94,36 +94,35 @@ struct ClientCache {
   }
 
   /// Removes an acknowledged write from the pending ones and applies what the back end wrote
-  /// (`announced`). Returns nil when the write was not pending, else the footprints of the
-  /// acknowledged write and the change of the visible tree when the back end's result differs
-  /// from the local one (server values, increments, merges into a node that changed kind).
+  /// (`announced`). Returns nil when the write was not pending, else the acknowledged write and
+  /// the change of the visible tree when the back end's result differs from the local one
+  /// (server values, increments, merges into a node that changed kind).
   mutating func acknowledge(_ identifier: RequestIdentifier, announced: WriteOperation?)
-    -> (acknowledged: [ChangeFootprint], change: Change?)?
+    -> (acknowledged: WriteOperation, change: Change?)?
   {
     guard let first = pending.first, first.identifier == identifier else {
       guard let write = pending.remove(identifier) else { return nil }
       if let announced { server = announced.applyingOptimistically(to: server) }
-      let footprints = write.operation.footprints
-      return (footprints, reapplyPending(footprints: footprints))
+      return (write.operation, reapplyPending(footprints: write.operation.footprints))
     }
     _ = pending.remove(identifier)
     // Made once: a queued push keeps its path in parts (see `PendingWrites.Write`).
     let operation = first.operation
-    let footprints = operation.footprints
     if let announced, Self.isSameSet(announced, operation) {
       // The back end wrote what the client expected: the visible tree already shows it. When no
       // other write is pending, the visible tree is the server's with this write applied, so it
       // is taken as it is instead of being made again.
       server = pending.isEmpty ? visible : announced.applyingOptimistically(to: server)
-      return (footprints, nil)
+      return (operation, nil)
     }
+    let footprints = operation.footprints
     let expected = operation.applyingOptimistically(to: server)
     if let announced { server = announced.applyingOptimistically(to: server) }
     // Only the written parts can differ: compare those, never the untouched data around them.
     guard !ChangeEffect.effects(of: footprints, from: expected, to: server).isEmpty else {
-      return (footprints, nil)
+      return (operation, nil)
     }
-    return (footprints, reapplyPending(footprints: footprints))
+    return (operation, reapplyPending(footprints: footprints))
   }
 
   /// The effects of a set on the tree `old`: the value written is the new value at its path, the

@@ -122,7 +122,7 @@ extension ClientStateMachine {
     if let (acknowledged, change) = cache.acknowledge(identifier, announced: announced) {
       if let change { views.events(of: change, cache: cache, into: &effects) }
       views.acknowledgements(of: acknowledged, cache: cache, into: &effects)
-      for footprint in acknowledged { forgetUnkept(footprint.path) }
+      acknowledged.forEachFootprint { forgetUnkept($0.path) }
     }
     effects.append(.answer(identifier, .success(answer)))
   }

@@ -227,11 +227,11 @@ struct ClientViews {
   /// child acknowledgement per confirmed child inside the window of every view the write touched,
   /// then one value acknowledgement per view, in event order.
   func acknowledgements(
-    of footprints: [ChangeFootprint], cache: ClientCache, into effects: inout [ClientEffect]
+    of write: WriteOperation, cache: ClientCache, into effects: inout [ClientEffect]
   ) {
     guard acknowledgementSubscriberCount > 0 else { return }
     let touchedViews = touched(
-      by: footprints.map(ChangeEffect.init(footprint:)),
+      by: write.footprints.map(ChangeEffect.init(footprint:)),
       include: { view in view.subscribers.contains(where: \.wantsAcknowledgements) },
       namesChildren: { _ in true })
     var valueAcknowledgements: [(View, EventRecord)] = []

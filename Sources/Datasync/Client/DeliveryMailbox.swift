@@ -225,6 +225,13 @@ final class DeliveryMailbox: Sendable {
 
   /// Delivers a round of parcels, then tells each subscription served that its delivery ended.
   private func deliver(_ parcels: [Parcel]) {
+    // The usual round, one subscription's events, needs no list of the subscriptions served.
+    if parcels.count == 1 {
+      guard !parcels[0].records.isEmpty else { return }
+      parcels[0].subscription.deliver(parcels[0].records)
+      parcels[0].subscription.endDelivery()
+      return
+    }
     var served: [SubscriptionCore] = []
     served.reserveCapacity(min(parcels.count, Self.linearlySearchedCount))
     var isServed = Set<ObjectIdentifier>()

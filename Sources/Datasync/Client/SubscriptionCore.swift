@@ -69,13 +69,12 @@ final class SubscriptionCore: Sendable {
   func deliver(_ records: [EventRecord]) {
     for record in records {
       guard let (callbacks, subscription, manager) = currentTarget() else { return }
-      let node = manager.map { DatasyncNode(manager: $0, location: record.path) }
       callbacks.onEvent(
         DatasyncEvent(
           value: context.value(eventType.isWithoutData ? .null : record.value),
           key: record.path.key, previousKey: record.previousKey,
-          acked: record.acked, eventType: record.eventType, node: node,
-          subscription: subscription))
+          acked: record.acked, eventType: record.eventType, manager: manager,
+          location: record.path, subscription: subscription))
     }
   }
 

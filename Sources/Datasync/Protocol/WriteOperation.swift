@@ -47,6 +47,13 @@ package enum WriteOperation: Sendable {
     return parents.map { ChangeFootprint(path: $0, children: children[$0]) }
   }
 
+  /// Calls `body` with each of ``footprints``, in order, without making their list for an
+  /// operation other than a merge (its one footprint is the whole node at its path).
+  func forEachFootprint(_ body: (ChangeFootprint) throws -> Void) rethrows {
+    guard case .merge = self else { return try body(ChangeFootprint(path: path, children: nil)) }
+    for footprint in footprints { try body(footprint) }
+  }
+
   /// Checks that every location the operation writes stays within the limits of paths: at most
   /// 32 levels and 768 UTF-8 bytes, measured on the full stored path of every value written.
   /// O(size of the written values).
