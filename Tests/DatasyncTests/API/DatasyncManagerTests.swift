@@ -109,6 +109,10 @@ import Testing
     #expect(recorder.wait(forCount: 1))
     let event = try #require(recorder.recorded.first)
     #expect(event.node == (try manager.nodeThrows(for: "carry/k")))
+    // The node is made when read: every read gives an equal node, which works as any other.
+    let eventNode = try #require(event.node)
+    #expect(event.node == eventNode)
+    #expect(try waitForResult { eventNode.value(queue: $0, then: $1) }.asInt == 1)
     #expect(event.subscription === subscription)
     #expect(event.acked)
   }
