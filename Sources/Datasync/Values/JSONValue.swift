@@ -199,41 +199,48 @@ extension JSONValue {
   ///
   /// - Throws: ``WebcomError`` with code `invalidValue` naming the first path over a limit.
   func checkLimits(at path: DatasyncPath) throws(WebcomError) {
-    guard case .object = self else { return }
-    var keys: [WebcomKey] = []
+    guard case .object(let object) = self, let root = object.root else { return }
     let bytes = path.isRoot ? 0 : path.utf8Count
-    if let reason = exceedsLimits(depth: path.depth, bytes: bytes, keys: &keys) {
-      let culprit =
-        path.isRoot
-        ? DatasyncPath(validatedKeys: keys)
-        : DatasyncPath(
-          validatedKeys: path.keys + keys)
-      throw WebcomError(
-        .invalidValue,
-        "the value written at \(WebcomKey.quoted(path.string)) cannot be stored: the path "
-          + "\(WebcomKey.quoted(culprit.string)) \(reason)")
-    }
+    // A walk of the nodes that builds nothing (no iterator, no list of keys): a value within the
+    // limits costs only the walk; the culprit's keys are gathered on the way back from it.
+    guard let excess = Self.excess(under: root, depth: path.depth, bytes: bytes) else { return }
+    let culprit = DatasyncPath(validatedKeys: path.keys + excess.reversedKeys.reversed())
+    throw WebcomError(
+      .invalidValue,
+      "the value written at \(WebcomKey.quoted(path.string)) cannot be stored: the path "
+        + "\(WebcomKey.quoted(culprit.string)) \(excess.reason)")
   }
 
-  /// Why a descendant path exceeds a limit, with its keys left in `keys`, or `nil`.
-  private func exceedsLimits(depth: Int, bytes: Int, keys: inout [WebcomKey]) -> String? {
-    guard case .object(let object) = self else { return nil }
-    for (key, child) in object {
-      keys.append(key)
-      let childBytes = bytes + 1 + key.utf8Count
-      if depth + 1 > DatasyncPath.maximumDepth {
-        return "is \(depth + 1) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
-      }
-      if childBytes > WebcomKey.maximumUTF8Count {
-        return "is \(childBytes) UTF-8 bytes long, more than the limit of "
-          + "\(WebcomKey.maximumUTF8Count)"
-      }
-      if let reason = child.exceedsLimits(depth: depth + 1, bytes: childBytes, keys: &keys) {
-        return reason
-      }
-      keys.removeLast()
+  /// The first entry, in key order, of the object whose tree is under `node` (at `depth` levels
+  /// and `bytes` UTF-8 bytes) with a path over a limit, itself or a descendant: its keys from the
+  /// deepest, and why; nil when every path is within the limits.
+  private static func excess(under node: JSONObjectNode, depth: Int, bytes: Int)
+    -> (reversedKeys: [WebcomKey], reason: String)?
+  {
+    if let left = node.left, let found = excess(under: left, depth: depth, bytes: bytes) {
+      return found
     }
-    return nil
+    let key = node.key
+    let childBytes = bytes + 1 + key.utf8Count
+    if depth + 1 > DatasyncPath.maximumDepth {
+      return (
+        [key], "is \(depth + 1) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
+      )
+    }
+    if childBytes > WebcomKey.maximumUTF8Count {
+      return (
+        [key],
+        "is \(childBytes) UTF-8 bytes long, more than the limit of \(WebcomKey.maximumUTF8Count)"
+      )
+    }
+    if case .object(let child) = node.value, let childRoot = child.root,
+      var found = excess(under: childRoot, depth: depth + 1, bytes: childBytes)
+    {
+      found.reversedKeys.append(key)
+      return found
+    }
+    guard let right = node.right else { return nil }
+    return excess(under: right, depth: depth, bytes: bytes)
   }
 }
 

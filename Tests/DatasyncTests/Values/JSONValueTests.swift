@@ -165,6 +165,31 @@ import Testing
     }
   }
 
+  @Test func theCulpritOverALimitIsTheFirstInKeyOrder() throws {
+    // 40 siblings (a tree several levels high), of which the 11th and the 31st in key order hold
+    // a path one level too deep, and the 31st one more.
+    var fields: [String] = []
+    for index in 0..<40 {
+      let key = String(format: "k%02d", index)
+      switch index {
+      case 10: fields.append("\"\(key)\":{\"x\":{\"deep\":1},\"a\":2}")
+      case 30: fields.append("\"\(key)\":{\"a\":{\"deep\":{\"deeper\":1}}}")
+      default: fields.append("\"\(key)\":\(index)")
+      }
+    }
+    let value = try Self.parse("{" + fields.joined(separator: ",") + "}")
+    let thirty = try DatasyncPath(parsing: Array(repeating: "p", count: 30).joined(separator: "/"))
+    try value.checkLimits(at: try DatasyncPath(parsing: "p"))
+    do {
+      try value.checkLimits(at: thirty)
+      Issue.record("accepted 33 levels")
+    } catch {
+      #expect(error.code == .invalidValue)
+      #expect(error.message.contains("/p/k10/x/deep\""), "\(error)")
+      #expect(error.message.contains("33 levels"), "\(error)")
+    }
+  }
+
   @Test func malformedJSONIsRejected() {
     for text in [
       "", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "tru", "nul", "01", "1.", ".5", "-", "1e", "+1",
