@@ -99,6 +99,12 @@ package struct JSONObject: Sendable {
   /// The keys, in key order.
   var keys: [WebcomKey] { map.map(\.key) }
 
+  /// Whether some element's value satisfies `predicate`, found without allocating
+  /// (``PersistentOrderedMap/containsValue(where:)``).
+  func containsValue(where predicate: (JSONValue) throws -> Bool) rethrows -> Bool {
+    try map.containsValue(where: predicate)
+  }
+
   /// At most `count` elements from position `rank`, in key order, without copying.
   func elements(from rank: Int, count: Int) -> Elements {
     map.elements(from: rank, count: count)

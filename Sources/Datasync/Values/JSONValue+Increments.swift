@@ -28,7 +28,7 @@ extension JSONValue {
   var containsServerIncrements: Bool {
     guard case .object(let object) = self else { return false }
     if serverIncrementStep != nil { return true }
-    return object.contains { $0.value.containsServerIncrements }
+    return object.containsValue { $0.containsServerIncrements }
   }
 
   /// The value with every increment placeholder replaced by the number it stands for, given

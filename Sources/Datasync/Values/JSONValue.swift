@@ -267,7 +267,7 @@ extension JSONValue {
   var containsServerValues: Bool {
     guard case .object(let object) = self else { return false }
     if isServerTimestamp { return true }
-    return object.contains { $0.value.containsServerValues }
+    return object.containsValue { $0.containsServerValues }
   }
 
   /// The value with every server-value placeholder replaced by `now` in milliseconds since 1970.

@@ -39,6 +39,22 @@ import Testing
     #expect(versions[50].value(for: "50") == nil)
   }
 
+  @Test func containsValueFindsAValueAtEveryPositionAndStopsThere() {
+    let tree = Map(increasing: (0..<200).map { (WebcomKey(String(format: "k%03d", $0)), $0) })
+    #expect(!Map().containsValue { _ in true })
+    #expect(!tree.containsValue { $0 < 0 })
+    for wanted in [0, 1, 63, 64, 100, 199] {
+      var looked: [Int] = []
+      #expect(
+        tree.containsValue { value in
+          looked.append(value)
+          return value == wanted
+        })
+      // A walk in key order, which ends at the value found.
+      #expect(looked == Array(0...wanted))
+    }
+  }
+
   @Test func staysBalanced() {
     var tree = Map()
     for value in 0..<10_000 {
