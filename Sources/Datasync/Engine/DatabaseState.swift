@@ -171,11 +171,16 @@ struct DatabaseState {
     root = tree
     // Read once, for the first client that shares the tree.
     lazy var replaced = announced.replacedValue(in: previous)
-    for (client, listens) in listenIndex.listens(touchedBy: announced, excluding: writer) {
+    let touched = listenIndex.listens(touchedBy: announced, excluding: writer)
+    var start = touched.startIndex
+    while start < touched.endIndex {
+      let client = touched[start].client
+      let end = touched[start...].firstIndex { $0.client != client } ?? touched.endIndex
+      defer { start = end }
       guard let session = sessions[client] else { continue }
       for message in announced.messages(
-        to: listens, in: tree, replaced: session.sharesTree ? replaced : nil,
-        sharing: session.sharesTree)
+        to: touched[start..<end].lazy.map(\.path), in: tree,
+        replaced: session.sharesTree ? replaced : nil, sharing: session.sharesTree)
       {
         session.deliver(message)
       }

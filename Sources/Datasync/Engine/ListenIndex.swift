@@ -61,14 +61,24 @@ struct ListenIndex {
     }
   }
 
-  /// The listens a write may change, by client: those at or above the written node, and those
-  /// below it inside what it writes (below the node for a set; at, above or below an entry's
-  /// location for a merge). The listens of `excluded` (the writer, which is not told of its own
-  /// write) are left out.
+  /// A listen that a write touches: the client and the path it listens to.
+  struct TouchedListen: Hashable {
+    let client: ObjectIdentifier
+    let path: DatasyncPath
+  }
+
+  /// The listens a write may change, each once, those of a client next to each other: those at
+  /// or above the written node, and those below it inside what it writes (below the node for a
+  /// set; at, above or below an entry's location for a merge). The listens of `excluded` (the
+  /// writer, which is not told of its own write) are left out.
+  ///
+  /// One list, sorted by client only when several clients listen: no hashing of paths, which a
+  /// dictionary of sets by client took for every write (a merge, whose entries may reach one
+  /// listen twice, hashes to drop the repeats).
   func listens(touchedBy write: WriteOperation, excluding excluded: ObjectIdentifier? = nil)
-    -> [ObjectIdentifier: Set<DatasyncPath>]
+    -> [TouchedListen]
   {
-    var found: [ObjectIdentifier: Set<DatasyncPath>] = [:]
+    var found: [TouchedListen] = []
     if listenCounts.isEmpty
       || (listenCounts.count == 1 && excluded.map { listenCounts[$0] != nil } == true)
     {
@@ -77,13 +87,13 @@ struct ListenIndex {
     var node = root
     Self.collect(node, excluding: excluded, into: &found)
     for key in write.path.keys {
-      guard let child = node.children[key] else { return found }
+      guard let child = node.children[key] else { return Self.grouped(found) }
       node = child
       Self.collect(node, excluding: excluded, into: &found)
     }
     guard case .merge(_, let entries) = write else {
       Self.collectBelow(node, excluding: excluded, into: &found)
-      return found
+      return Self.grouped(found)
     }
     for entry in entries {
       var current: Node? = node
@@ -94,23 +104,30 @@ struct ListenIndex {
       }
       if let current { Self.collectBelow(current, excluding: excluded, into: &found) }
     }
-    return found
+    var seen = Set<TouchedListen>()
+    return Self.grouped(found.filter { seen.insert($0).inserted })
+  }
+
+  /// The listens with those of each client next to each other.
+  private static func grouped(_ listens: [TouchedListen]) -> [TouchedListen] {
+    guard let first = listens.first?.client, listens.contains(where: { $0.client != first }) else {
+      return listens
+    }
+    return listens.sorted { $0.client < $1.client }
   }
 
   /// Adds the listens of a node but those of `excluded`.
   private static func collect(
-    _ node: Node, excluding excluded: ObjectIdentifier?,
-    into found: inout [ObjectIdentifier: Set<DatasyncPath>]
+    _ node: Node, excluding excluded: ObjectIdentifier?, into found: inout [TouchedListen]
   ) {
     for client in node.clients where client != excluded {
-      found[client, default: []].insert(node.path)
+      found.append(TouchedListen(client: client, path: node.path))
     }
   }
 
   /// Adds the listens strictly below a node but those of `excluded`.
   private static func collectBelow(
-    _ node: Node, excluding excluded: ObjectIdentifier?,
-    into found: inout [ObjectIdentifier: Set<DatasyncPath>]
+    _ node: Node, excluding excluded: ObjectIdentifier?, into found: inout [TouchedListen]
   ) {
     for child in node.children.values {
       collect(child, excluding: excluded, into: &found)

@@ -7,7 +7,7 @@ extension WriteOperation {
   /// inside a listen re-rooted there). `tree` is the tree after the write; `replaced` goes with
   /// a shared write (see ``BackEndMessage/changedSharing(_:listen:value:replaced:)``).
   func messages(
-    to listens: Set<DatasyncPath>, in tree: JSONValue, replaced: JSONValue? = nil,
+    to listens: some Sequence<DatasyncPath>, in tree: JSONValue, replaced: JSONValue? = nil,
     sharing: Bool = false
   ) -> [BackEndMessage] {
     var below: [DatasyncPath] = []
