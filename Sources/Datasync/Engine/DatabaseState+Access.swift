@@ -2,8 +2,9 @@ import Foundation
 
 /// The rules applied to a client's writes, and what a client is told of data it may not read.
 extension DatabaseState {
-  /// The tree after a write (its server values already resolved) and the write to announce, if
-  /// the rules allow the write for a client authenticated as `auth`.
+  /// The tree after a write (its server values already resolved), the write to announce and the
+  /// value a set replaced (``WriteOperation/applyingAuthoritatively(to:)``), if the rules allow
+  /// the write for a client authenticated as `auth`.
   ///
   /// A transaction's compare-and-set needs read access as well: it compares the current value,
   /// so its outcome would tell it. The write's own failures (an increment of something else than
@@ -13,7 +14,7 @@ extension DatabaseState {
   /// - Throws: `permissionDenied` naming the path; then the write's own failures.
   func authorizedApplication(
     of write: WriteOperation, auth: DatasyncAuthentication?, now: Date
-  ) throws(WebcomError) -> (tree: JSONValue, announced: WriteOperation) {
+  ) throws(WebcomError) -> (tree: JSONValue, announced: WriteOperation, replaced: JSONValue?) {
     if case .compareAndSet(let path, _, _) = write,
       let denied = rules.checkRead(path, auth: auth, root: root, now: now)
     {
@@ -22,7 +23,7 @@ extension DatabaseState {
         "the transaction at \(WebcomKey.quoted(path.string)) is denied: it compares the current "
           + "value, which it may not read (\(denied.message))")
     }
-    let applied: (tree: JSONValue, announced: WriteOperation)
+    let applied: (tree: JSONValue, announced: WriteOperation, replaced: JSONValue?)
     do {
       applied = try write.applyingAuthoritatively(to: root)
     } catch {

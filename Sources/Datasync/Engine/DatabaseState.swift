@@ -76,10 +76,12 @@ struct DatabaseState {
     for write in writes {
       let auth = write.token.flatMap { tokens[$0] }
       let resolved = write.operation.resolvingServerValues(now: now)
-      guard let (tree, announced) = try? authorizedApplication(of: resolved, auth: auth, now: now),
+      guard
+        let (tree, announced, replaced) = try? authorizedApplication(
+          of: resolved, auth: auth, now: now),
         (try? persist(announced, in: tree)) != nil
       else { continue }
-      commit(tree, announcing: announced, except: nil)
+      commit(tree, announcing: announced, replacing: replaced, except: nil)
     }
     session.deliver(.disconnected)
   }
@@ -110,10 +112,10 @@ struct DatabaseState {
       do throws(WebcomError) {
         try operation.checkLimits()
         let resolved = operation.resolvingServerValues(now: now)
-        let (tree, announced) = try authorizedApplication(
+        let (tree, announced, replaced) = try authorizedApplication(
           of: resolved, auth: session.auth, now: now)
         try persist(announced, in: tree)
-        commit(tree, announcing: announced, except: client)
+        commit(tree, announcing: announced, replacing: replaced, except: client)
         session.deliver(
           .acknowledged(
             identifier,
@@ -163,14 +165,13 @@ struct DatabaseState {
   }
 
   /// Replaces the tree with the result of a write and announces the write to every client
-  /// listening where it writes, but its writer: O(depth + listens touched).
+  /// listening where it writes, but its writer: O(depth + listens touched). `replaced` is the
+  /// value a set announced replaced, for the clients that share the tree.
   private mutating func commit(
-    _ tree: JSONValue, announcing announced: WriteOperation, except writer: ObjectIdentifier?
+    _ tree: JSONValue, announcing announced: WriteOperation, replacing replaced: JSONValue?,
+    except writer: ObjectIdentifier?
   ) {
-    let previous = root
     root = tree
-    // Read once, for the first client that shares the tree.
-    lazy var replaced = announced.replacedValue(in: previous)
     let touched = listenIndex.listens(touchedBy: announced, excluding: writer)
     var start = touched.startIndex
     while start < touched.endIndex {

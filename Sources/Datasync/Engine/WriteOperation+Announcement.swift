@@ -30,14 +30,6 @@ extension WriteOperation {
       .map { .changed(restricted(to: $0, in: tree)) }
   }
 
-  /// For a set, the value it replaces at its node in `previous`, the tree before it (null where
-  /// there was none): read along the path the write just took, so without the cache misses the
-  /// client's own look-up would meet. Nil for other operations.
-  func replacedValue(in previous: JSONValue) -> JSONValue? {
-    guard case .set = self else { return nil }
-    return previous.value(at: path.keys)
-  }
-
   /// Whether the write may change the value at `descendant`, a path below the write's path.
   private func touches(_ descendant: DatasyncPath) -> Bool {
     guard case .merge(let path, let entries) = self else { return true }

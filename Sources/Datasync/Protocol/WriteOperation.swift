@@ -125,7 +125,9 @@ package enum WriteOperation: Sendable {
     }
   }
 
-  /// The tree with the operation applied by the back end, and the write to announce to listeners.
+  /// The tree with the operation applied by the back end, the write to announce to listeners,
+  /// and, when the write announced is a set, the value it replaced at its node (null where
+  /// absent), known while writing: listeners that share the tree then need no look-up of it.
   ///
   /// Increment server values in the written data (``JSONValue/serverIncrementStep``) are
   /// resolved against the tree; the announced write carries their results.
@@ -134,15 +136,17 @@ package enum WriteOperation: Sendable {
   ///   an increment whose sum is not finite (an increment operation or an increment server
   ///   value), `transactionAborted` with the current value for a failed compare-and-set.
   func applyingAuthoritatively(to tree: JSONValue) throws(WebcomError) -> (
-    tree: JSONValue, announced: WriteOperation
+    tree: JSONValue, announced: WriteOperation, replaced: JSONValue?
   ) {
     switch self {
     case .set(let path, let value):
       guard value.containsServerIncrements else {
-        return (tree.setting(value, at: path.keys), self)
+        let (result, replaced) = tree.settingReturningReplaced(value, at: path.keys)
+        return (result, self, replaced)
       }
-      let resolved = try value.resolvingServerIncrements(against: tree.value(at: path.keys))
-      return (tree.setting(resolved, at: path.keys), .set(path, resolved))
+      let current = tree.value(at: path.keys)
+      let resolved = try value.resolvingServerIncrements(against: current)
+      return (tree.setting(resolved, at: path.keys), .set(path, resolved), current)
     case .merge(let path, var entries):
       var resolvedAny = false
       for (index, entry) in entries.enumerated() where entry.value.containsServerIncrements {
@@ -152,7 +156,7 @@ package enum WriteOperation: Sendable {
         resolvedAny = true
       }
       let announced = resolvedAny ? WriteOperation.merge(path, entries) : self
-      return (Self.merging(entries, at: path, into: tree), announced)
+      return (Self.merging(entries, at: path, into: tree), announced, nil)
     case .increment(let path, let start, let step):
       let current = tree.value(at: path.keys)
       guard let sum = Self.incremented(current, start: start, step: step) else {
@@ -166,7 +170,7 @@ package enum WriteOperation: Sendable {
           .invalidValue,
           "cannot increment the value at \(path.string) by \(step): the sum is not a finite number")
       }
-      return (tree.setting(sum, at: path.keys), .set(path, sum))
+      return (tree.setting(sum, at: path.keys), .set(path, sum), current)
     case .compareAndSet(let path, let expected, let value):
       let current = tree.value(at: path.keys)
       guard current == expected else {
@@ -176,7 +180,7 @@ package enum WriteOperation: Sendable {
       let resolved =
         value.containsServerIncrements
         ? try value.resolvingServerIncrements(against: current) : value
-      return (tree.setting(resolved, at: path.keys), .set(path, resolved))
+      return (tree.setting(resolved, at: path.keys), .set(path, resolved), current)
     }
   }
 

@@ -55,7 +55,8 @@ import Testing
     let tree = try jsonValue(#"{"counters": {"a": 1}}"#)
     let set = WriteOperation.set(
       try datasyncPath("/counters/a"), try body(#"{".sv": {"increment": 2}}"#))
-    let (afterSet, announcedSet) = try set.applyingAuthoritatively(to: tree)
+    let (afterSet, announcedSet, replaced) = try set.applyingAuthoritatively(to: tree)
+    #expect(replaced == .int(1))
     #expect(afterSet == (try jsonValue(#"{"counters": {"a": 3}}"#)))
     guard case .set(_, let value) = announcedSet else {
       Issue.record("a set is announced as a set")
@@ -65,7 +66,8 @@ import Testing
     let merge = WriteOperation.merge(
       try datasyncPath("/counters"),
       try JSONValue.parsingMergeBody(Array(#"{"a": {".sv": {"increment": 10}}, "b/c": 1}"#.utf8)))
-    let (afterMerge, _) = try merge.applyingAuthoritatively(to: tree)
+    let (afterMerge, _, replacedByMerge) = try merge.applyingAuthoritatively(to: tree)
+    #expect(replacedByMerge == nil)
     #expect(afterMerge == (try jsonValue(#"{"counters": {"a": 11, "b": {"c": 1}}}"#)))
   }
 
