@@ -27,7 +27,7 @@ import Testing
   private static let methods = ["GET", "PUT", "POST", "PATCH", "DELETE", "HEAD", "OPTIONS", "BREW"]
   private static let allowedStatuses: Set<Int> = [200, 204, 304, 400, 401, 403, 404, 405, 412, 413]
 
-  private static func randomRequest(using random: inout SplitMix) -> (
+  private static func randomRequest(using random: inout SeededRandom) -> (
     String, String, String?, [String: String]
   ) {
     let method = methods.randomElement(using: &random)!
@@ -65,7 +65,7 @@ import Testing
   @Test(arguments: [UInt64(11), 12, 13])
   func randomRequestsGetDocumentedAnswersAndTheServerKeepsServing(seed: UInt64) throws {
     let server = try TestDatabaseServer(rules: .authenticated) { $0.maximumNamespaces = 3 }
-    var random = SplitMix(seed: seed)
+    var random = SeededRandom(seed: seed)
     for round in 0..<300 {
       let (method, target, body, headers) = Self.randomRequest(using: &random)
       let response = try server.request(method, target, body: body, headers: headers)

@@ -1,3 +1,4 @@
+import Datasync
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
     100, 200, 400, 408, 413, 414, 417, 431, 501, 505,
   ]
 
-  private static func mutate(_ bytes: [UInt8], using random: inout SplitMix) -> [UInt8] {
+  private static func mutate(_ bytes: [UInt8], using random: inout SeededRandom) -> [UInt8] {
     var bytes = bytes
     let interesting: [UInt8] =
       Array(" \r\n:%;?&=/\t\u{0}\u{7F}0123456789abcdefHTTP".utf8) + [0xFF, 0xC3]
@@ -45,7 +46,7 @@ import Testing
     return bytes
   }
 
-  private static func randomRequest(using random: inout SplitMix) -> [UInt8] {
+  private static func randomRequest(using random: inout SeededRandom) -> [UInt8] {
     switch Int.random(in: 0..<10, using: &random) {
     case 0:
       return (0..<Int.random(in: 0...600, using: &random)).map { _ in
@@ -79,7 +80,7 @@ import Testing
         $0.maxHeaderBytes = 2_048
       },
       handler: { request, responder in responder.respond(HTTPResponse(body: request.body)) })
-    var random = SplitMix(seed: seed)
+    var random = SeededRandom(seed: seed)
     for index in 0..<100 {
       let request = Self.randomRequest(using: &random)
       let client = try TestHTTPClient(port: server.port)

@@ -40,7 +40,7 @@ import Testing
         to: .child(addition: true, change: true, removal: true), queue: events,
         onEvent: log.append)
     }
-    var random = SplitMix(seed: seed)
+    var random = SeededRandom(seed: seed)
     let answers = Recorder<Bool>()
     for _ in 0..<60 {
       let client = clients[Int.random(in: 0..<2, using: &random)]

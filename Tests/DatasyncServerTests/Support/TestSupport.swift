@@ -53,20 +53,3 @@ func echoHandler(_ log: Recorder<HTTPRequest>) -> @Sendable (HTTPRequest, HTTPRe
         headers: ["X-Method": request.method, "X-Path": request.rawPath], body: request.body))
   }
 }
-
-/// A small seeded pseudo-random generator (SplitMix64), for reproducible fuzzing.
-struct SplitMix: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}

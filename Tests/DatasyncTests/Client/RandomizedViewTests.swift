@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test(arguments: [1, 2, 3]) func windowsFollowRandomWrites(seed: UInt64) throws {
-    var random = SplitMixGenerator(seed: seed)
+    var random = SeededRandom(seed: seed)
     let database = DatasyncDatabase()
     let queue = DispatchQueue(label: "test.randomized")
     let manager = makeApplication(database: database).datasyncService.createManager()

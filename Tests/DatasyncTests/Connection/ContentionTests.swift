@@ -11,7 +11,7 @@ import Testing
     let counter: DatasyncNode
     let queue: DispatchQueue
     /// Accessed only on `queue`.
-    private var random: SplitMixGenerator
+    private var random: SeededRandom
     private var remaining: Int
     private let results: Shared<[WebcomResult<Int>]>
     private let finished: DispatchGroup
@@ -23,7 +23,7 @@ import Testing
       self.client = client
       counter = try client.node("counter")
       queue = DispatchQueue(label: "test.contention.\(seed)")
-      random = SplitMixGenerator(seed: seed)
+      random = SeededRandom(seed: seed)
       remaining = operations
       self.results = results
       self.finished = finished

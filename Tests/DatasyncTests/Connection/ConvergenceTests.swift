@@ -31,7 +31,7 @@ import Testing
 
   /// One random write at a random place under /room.
   private static func randomWrite(
-    on client: TestClient, using random: inout SplitMixGenerator, then: CallbackCounter
+    on client: TestClient, using random: inout SeededRandom, then: CallbackCounter
   ) throws {
     let keys = ["a", "b", "c", "list"]
     let first = keys.randomElement(using: &random)!
@@ -76,7 +76,7 @@ import Testing
     }
     for recorder in values { #expect(recorder.wait(forCount: 1)) }
 
-    var random = SplitMixGenerator(seed: seed)
+    var random = SeededRandom(seed: seed)
     let callbacks = CallbackCounter()
     let writes = 150
     for _ in 0..<writes {

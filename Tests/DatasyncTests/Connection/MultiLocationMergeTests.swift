@@ -10,7 +10,7 @@ import Testing
 
   /// A random merge (or now and then a set) under /room.
   private static func randomWrite(
-    on client: TestClient, using random: inout SplitMixGenerator, then: CallbackCounter
+    on client: TestClient, using random: inout SeededRandom, then: CallbackCounter
   ) throws {
     let paths = ["a/x", "a/y/z", "a/y/w", "b/x", "b/y", "c", "d/e/f"]
     var members: [String: Int?] = [:]
@@ -51,7 +51,7 @@ import Testing
     let writesPerThread = 40
     let failures = Shared(0)
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
-      var random = SplitMixGenerator(seed: seed &* 7 &+ UInt64(thread))
+      var random = SeededRandom(seed: seed &* 7 &+ UInt64(thread))
       for _ in 0..<writesPerThread {
         let client = clients[Int.random(in: 0..<clients.count, using: &random)]
         do {

@@ -7,7 +7,7 @@ import Testing
 
   private static let alphabet: [WebcomKey] = ["a", "b", "c"]
 
-  private static func randomPath(depth: ClosedRange<Int>, using generator: inout SplitMixGenerator)
+  private static func randomPath(depth: ClosedRange<Int>, using generator: inout SeededRandom)
     -> DatasyncPath
   {
     DatasyncPath(
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func touchedListensMatchAScanOfEveryListen() {
-    var generator = SplitMixGenerator(seed: 7)
+    var generator = SeededRandom(seed: 7)
     let clients = (0..<6).map { _ in Client() }
     var index = ListenIndex()
     var listens: [ObjectIdentifier: Set<DatasyncPath>] = [:]

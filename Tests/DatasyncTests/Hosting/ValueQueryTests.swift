@@ -140,7 +140,7 @@ import Testing
   }
 
   @Test func randomQueriesMatchABruteForceSelection() throws {
-    var generator = SplitMixGenerator(seed: 16)
+    var generator = SeededRandom(seed: 16)
     let candidates: [JSONValue] = [
       .null, .bool(false), .bool(true), .int(-1), .int(0), .int(2), .double(0.5), .double(2),
       .string(""), .string("a"), .string("b"), .object(JSONObject([(key: "x", value: .int(1))])),

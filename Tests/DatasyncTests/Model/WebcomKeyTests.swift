@@ -82,7 +82,7 @@ import Testing
   private static func randomStrings(
     _ count: Int, of alphabet: String, lengths: ClosedRange<Int>, seed: UInt64
   ) -> [String] {
-    var generator = SplitMixGenerator(seed: seed)
+    var generator = SeededRandom(seed: seed)
     let characters = Array(alphabet)
     return (0..<count).map { _ in
       String(

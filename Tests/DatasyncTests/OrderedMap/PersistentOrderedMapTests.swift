@@ -10,7 +10,7 @@ import Testing
 
   @Test(arguments: [1, 2, 3, 4])
   func matchesASortedDictionaryModel(seed: UInt64) {
-    var random = SplitMixGenerator(seed: seed)
+    var random = SeededRandom(seed: seed)
     var tree = Map()
     var model: [WebcomKey: Int] = [:]
     for step in 0..<4_000 {
@@ -71,7 +71,7 @@ import Testing
     check(tree, against: model)
     #expect(height(tree.root) <= Int(log2(Double(count + 1)).rounded(.up)))
     // Later changes keep it a weight-balanced tree.
-    var random = SplitMixGenerator(seed: UInt64(count))
+    var random = SeededRandom(seed: UInt64(count))
     for step in 0..<500 {
       let key = WebcomKey(String(Int.random(in: 0..<(count + 50), using: &random)))
       if Bool.random(using: &random) {
@@ -89,7 +89,7 @@ import Testing
   /// ranges, keys absent from the tree) give the model's entries in a weight-balanced tree.
   @Test(arguments: [1, 2, 3, 4, 5, 6])
   func appliesSortedBatchesAsTheModelDoes(seed: UInt64) {
-    var random = SplitMixGenerator(seed: seed)
+    var random = SeededRandom(seed: seed)
     var tree = Map()
     var model: [Int: Int] = [:]
     for step in 0..<300 {

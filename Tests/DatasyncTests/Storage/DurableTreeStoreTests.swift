@@ -108,7 +108,7 @@ import Testing
   /// what the value model gives for the same changes, before and after reopening.
   @Test(arguments: [1, 2, 3] as [UInt64]) func randomChangesMatchTheValueModel(seed: UInt64) throws
   {
-    var random = SplitMixGenerator(seed: seed)
+    var random = SeededRandom(seed: seed)
     let directory = try TemporaryDirectory()
     let file = directory.path("random.sqlite")
     var store = try DurableTreeStore(path: file)

@@ -10,7 +10,7 @@ import Testing
     var sortedKeys: [WebcomKey] { values.keys.sorted() }
   }
 
-  private static func randomKey(using generator: inout SplitMixGenerator) -> WebcomKey {
+  private static func randomKey(using generator: inout SeededRandom) -> WebcomKey {
     switch Int.random(in: 0..<4, using: &generator) {
     case 0: WebcomKey(String(Int.random(in: -50...300, using: &generator)))
     case 1: WebcomKey("0" + String(Int.random(in: 0...30, using: &generator)))
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func randomizedUpdatesMatchASortedDictionary() {
-    var generator = SplitMixGenerator(seed: 2026)
+    var generator = SeededRandom(seed: 2026)
     var object = JSONObject()
     var model = Model()
     var snapshots: [(JSONObject, Model)] = []

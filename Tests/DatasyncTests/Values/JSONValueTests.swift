@@ -224,7 +224,7 @@ import Testing
   }
 
   @Test func largeUnsortedObjectsWithDuplicatesKeepTheLast() throws {
-    var generator = SplitMixGenerator(seed: 5)
+    var generator = SeededRandom(seed: 5)
     let names = (0..<60).map { "k\($0 % 45)" }.shuffled(using: &generator)
     var expected: [String: Int] = [:]
     var members: [String] = []
@@ -245,7 +245,7 @@ import Testing
   }
 
   @Test func sortingPairsKeepsTheLastOfEachKeyInKeyOrder() {
-    var generator = SplitMixGenerator(seed: 5)
+    var generator = SeededRandom(seed: 5)
     for count in [2, 3, 10, 32, 33, 100] {
       for _ in 0..<50 {
         let names = (0..<count).map { _ in
@@ -264,7 +264,7 @@ import Testing
   }
 
   @Test func writingThenParsingGivesTheSameValue() throws {
-    var generator = SplitMixGenerator(seed: 99)
+    var generator = SeededRandom(seed: 99)
     func randomValue(depth: Int) -> JSONValue {
       switch Int.random(in: 0..<(depth < 4 ? 7 : 5), using: &generator) {
       case 0: return .bool(Bool.random(using: &generator))

@@ -257,7 +257,7 @@ import Testing
       Self.expectSame(-double)
     }
     for float in Numbers().floats { Self.expectSame(float) }
-    var random = SplitMixGenerator(seed: 12)
+    var random = SeededRandom(seed: 12)
     for _ in 0..<2_000 {
       let double = Double(bitPattern: random.next())
       if double.isFinite { Self.expectSame([double, double.rounded()]) }
@@ -349,7 +349,7 @@ import Testing
 
   @Test func randomKeysConvertToSnakeCaseAsJSONEncoderDoes() {
     let alphabet = Array("aAbBzZ_09\u{E9}\u{C9}\u{DF}\u{1C5}\u{3A3}\u{3C3}\u{301}-")
-    var random = SplitMixGenerator(seed: 7)
+    var random = SeededRandom(seed: 7)
     let encoder = Self.encoder { $0.keyEncodingStrategy = .convertToSnakeCase }
     for _ in 0..<3_000 {
       let length = Int(random.next() % 9) + 1

@@ -1,3 +1,4 @@
+import Datasync
 import Testing
 
 @testable import DatasyncServer
@@ -115,7 +116,7 @@ import Testing
       "GET /d HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
     ].map { Array($0.utf8) }
     let alphabet = Array(" \r\n:%;/?&=0123456789abcdefGHPT".utf8)
-    var random = SplitMix(seed: 42)
+    var random = SeededRandom(seed: 42)
     for _ in 0..<2_000 {
       var bytes = (0..<Int.random(in: 1...4, using: &random)).flatMap { _ in
         templates.randomElement(using: &random)!
