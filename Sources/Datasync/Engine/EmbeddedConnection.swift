@@ -29,7 +29,7 @@ import Foundation
 /// too: its timer only queues it.
 final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// What travels towards the back end: a request, or work of the connection itself (a change
-  /// of connection, a test hook), run on `queue` in order with the requests.
+  /// of connection, a test hook), run by the drain in order with the requests.
   private enum Upstream {
     case request(ClientRequest)
     case work(() -> Void)
