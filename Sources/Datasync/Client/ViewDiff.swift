@@ -188,6 +188,8 @@ struct ViewDiff {
       case .change: 2
       }
     }
+    // One change (a write's usual effect) is in order as it is: sorting would copy it.
+    guard changes.count > 1 else { return changes }
     return changes.sorted { lhs, rhs in
       rank(lhs.kind) != rank(rhs.kind) ? rank(lhs.kind) < rank(rhs.kind) : lhs.key < rhs.key
     }
