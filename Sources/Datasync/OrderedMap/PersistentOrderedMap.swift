@@ -91,7 +91,7 @@ package struct PersistentOrderedMap<Node: OrderedMapNode> {
   /// The number of keys before `key`, and whether `key` is bound: one descent, which retains no
   /// node on the way down (like ``value(for:under:)``).
   @inlinable
-  func search(for key: WebcomKey) -> (rank: Int, isBound: Bool) {
+  package func search(for key: WebcomKey) -> (rank: Int, isBound: Bool) {
     guard let root else { return (0, false) }
     var rank = 0
     var isBound = false

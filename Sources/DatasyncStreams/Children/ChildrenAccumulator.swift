@@ -73,11 +73,24 @@ struct ChildrenAccumulator<Value> {
   mutating func completeDelivery() -> DatasyncChildren<Value>? {
     guard hasCompletedWrite else { return nil }
     hasCompletedWrite = false
-    let emitted = children
-    let batch = Self.lastChangePerKey(changes[..<completedCount])
-    children = children.applying(sortedChanges: batch[...])
+    let emission = emission(of: changes[..<completedCount])
     changes.removeFirst(completedCount)
     completedCount = 0
+    return emission
+  }
+
+  /// Applies the completed changes and returns the emission that tells them.
+  @inlinable
+  mutating func emission(of completed: ArraySlice<(key: WebcomKey, value: Value?)>)
+    -> DatasyncChildren<Value>?
+  {
+    let emitted = children
+    // Keys that arrive in increasing order (an initial load, new messages of a chat) need
+    // neither sorting nor deduplicating: they are applied as they are, without a copy.
+    let batch =
+      zip(completed, completed.dropFirst()).allSatisfy({ $0.key < $1.key })
+      ? completed : Self.lastChangePerKey(completed)[...]
+    children = children.applying(sortedChanges: batch)
     guard isLoaded else {
       isLoaded = true
       let changes = DatasyncChildrenChanges(
@@ -85,15 +98,20 @@ struct ChildrenAccumulator<Value> {
       return DatasyncChildren(
         tree: children, changes: changes, undecodableCount: completedUndecodableCount)
     }
+    // One look-up per key, in the emitted children: the batch is in key order, and only its
+    // keys enter or leave, so a key's new position is its old one, less the keys before it that
+    // left, plus those that entered.
     var inserted: [Int] = []
     var removed: [Int] = []
     var updated: [Int] = []
-    for (key, _) in batch {
-      switch (emitted.index(of: key), children.index(of: key)) {
-      case (nil, let new?): inserted.append(new)
-      case (let old?, nil): removed.append(old)
-      case (_?, let new?): updated.append(new)
-      case (nil, nil): break
+    for (key, value) in batch {
+      let (rank, wasThere) = emitted.search(for: key)
+      let position = rank - removed.count + inserted.count
+      switch (wasThere, value != nil) {
+      case (false, true): inserted.append(position)
+      case (true, false): removed.append(rank)
+      case (true, true): updated.append(position)
+      case (false, false): break
       }
     }
     guard !(inserted.isEmpty && removed.isEmpty && updated.isEmpty) else { return nil }
@@ -109,9 +127,6 @@ struct ChildrenAccumulator<Value> {
   static func lastChangePerKey(_ changes: ArraySlice<(key: WebcomKey, value: Value?)>)
     -> [(key: WebcomKey, value: Value?)]
   {
-    // Keys that arrive in increasing order (an initial load, new messages of a chat) need
-    // neither sorting nor deduplicating.
-    if zip(changes, changes.dropFirst()).allSatisfy({ $0.key < $1.key }) { return Array(changes) }
     // Sorted by key, then by arrival: the last of each run of equal keys is the one kept.
     let ordered = changes.indices.sorted { lhs, rhs in
       let order = WebcomKey.order(changes[lhs].key, changes[rhs].key)

@@ -74,6 +74,83 @@ import Testing
     #expect(merged.changes.inserted == [2])
   }
 
+  /// Random merges that add, change and remove decodable children, and turn children into and
+  /// out of values that do not decode, each one emission: its positions lead from the previous
+  /// emission to it (removals in the previous one, insertions and updates in the new one).
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func mergedChangesCarryThePositionsOfAModel(seed: UInt64) async throws {
+    let manager = makeApplication().datasyncService.createManager()
+    let node = try #require(manager.node(for: "merged"))
+    var random = SeededRandom(seed: seed)
+    let keys = (0..<40).map { String(format: "k%02d", $0) }
+    // The model: each stored child's value, nil for one that does not decode as an Int.
+    var stored: [String: Int?] = [:]
+    var nextValue = 0
+    var feed = node.streams.children(as: Int.self).values.makeAsyncIterator()
+    var previous = try #require(try await feed.next())
+    for _ in 0..<60 {
+      var entries: [String: MergedChild] = [:]
+      // One change of a decodable child at least, so that every merge is one emission.
+      let changed = keys.randomElement(using: &random)!
+      for key in keys.shuffled(using: &random).prefix(Int.random(in: 0...6, using: &random))
+      where key != changed {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0:
+          entries[key] = .removed
+          stored[key] = nil
+        case 1:
+          entries[key] = .text("not a number")
+          stored[key] = .some(nil)
+        default:
+          nextValue += 1
+          entries[key] = .number(nextValue)
+          stored[key] = nextValue
+        }
+      }
+      nextValue += 1
+      entries[changed] = .number(nextValue)
+      stored[changed] = nextValue
+      try await node.merge(with: entries)
+      let next = try #require(try await feed.next())
+
+      let decoded = stored.compactMap { key, value in value.map { (key, $0) } }
+        .sorted { $0.0 < $1.0 }
+      #expect(next.keys.map(\.value) == decoded.map(\.0))
+      #expect(next.values == decoded.map(\.1))
+      let oldKeys = previous.keys.map(\.value)
+      let newKeys = next.keys.map(\.value)
+      let written = Set(entries.keys)
+      #expect(
+        next.changes.removed
+          == oldKeys.indices.filter { !newKeys.contains(oldKeys[$0]) })
+      #expect(
+        next.changes.inserted
+          == newKeys.indices.filter { !oldKeys.contains(newKeys[$0]) })
+      #expect(
+        next.changes.updated
+          == newKeys.indices.filter {
+            oldKeys.contains(newKeys[$0]) && written.contains(newKeys[$0])
+          })
+      previous = next
+    }
+  }
+
+  /// A child written by a merge: removed, a string, or a number.
+  private enum MergedChild: Encodable {
+    case removed
+    case text(String)
+    case number(Int)
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .removed: try container.encodeNil()
+      case .text(let text): try container.encode(text)
+      case .number(let number): try container.encode(number)
+      }
+    }
+  }
+
   @Test func undecodableChildrenAreLeftOutAndCounted() async throws {
     let manager = makeApplication().datasyncService.createManager()
     let node = try #require(manager.node(for: "mixed"))
