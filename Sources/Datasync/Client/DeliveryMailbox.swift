@@ -223,33 +223,37 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
-  /// Delivers a round of parcels, then tells each subscription served that its delivery ended.
+  /// Delivers a round of parcels, then tells each subscription served that its delivery ended,
+  /// in the order they were first served.
   private func deliver(_ parcels: [Parcel]) {
-    // The usual round, one subscription's events, needs no list of the subscriptions served.
-    if parcels.count == 1 {
-      guard !parcels[0].records.isEmpty else { return }
-      parcels[0].subscription.deliver(parcels[0].records)
-      parcels[0].subscription.endDelivery()
-      return
-    }
-    var served: [SubscriptionCore] = []
-    served.reserveCapacity(min(parcels.count, Self.linearlySearchedCount))
+    // The first subscription served is kept apart, so that a round serving one subscription (the
+    // usual case, however many parcels it got) makes no list of the subscriptions served.
+    var first: SubscriptionCore?
+    var others: [SubscriptionCore] = []
     var isServed = Set<ObjectIdentifier>()
     for parcel in parcels where !parcel.records.isEmpty {
-      parcel.subscription.deliver(parcel.records)
-      if Self.isNew(parcel.subscription, in: served, indexedBy: &isServed) {
-        served.append(parcel.subscription)
+      let subscription = parcel.subscription
+      subscription.deliver(parcel.records)
+      guard let firstServed = first else {
+        first = subscription
+        continue
+      }
+      if firstServed !== subscription,
+        Self.isNew(subscription, in: others, indexedBy: &isServed)
+      {
+        others.append(subscription)
       }
     }
-    for subscription in served { subscription.endDelivery() }
+    first?.endDelivery()
+    for subscription in others { subscription.endDelivery() }
   }
 
   /// Up to how many subscriptions a drain finds a served one by a linear search, without
   /// hashing (a queue usually serves a few subscriptions per write).
   private static let linearlySearchedCount = 8
 
-  /// Whether `subscription` is not among `served` yet; past ``linearlySearchedCount`` served
-  /// subscriptions, `index` holds their identifiers.
+  /// Whether `subscription` is not among `served` yet (the subscriptions served but the first);
+  /// past ``linearlySearchedCount`` of them, `index` holds their identifiers.
   private static func isNew(
     _ subscription: SubscriptionCore, in served: [SubscriptionCore],
     indexedBy index: inout Set<ObjectIdentifier>

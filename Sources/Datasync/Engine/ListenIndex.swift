@@ -72,9 +72,9 @@ struct ListenIndex {
   /// set; at, above or below an entry's location for a merge). The listens of `excluded` (the
   /// writer, which is not told of its own write) are left out.
   ///
-  /// One list, sorted by client only when several clients listen: no hashing of paths, which a
-  /// dictionary of sets by client took for every write (a merge, whose entries may reach one
-  /// listen twice, hashes to drop the repeats).
+  /// One list, sorted by client only when several clients listen, so that finding the listens
+  /// of a set hashes no path (a merge, whose entries may reach one listen twice, hashes them to
+  /// drop the repeats).
   func listens(touchedBy write: WriteOperation, excluding excluded: ObjectIdentifier? = nil)
     -> [TouchedListen]
   {
