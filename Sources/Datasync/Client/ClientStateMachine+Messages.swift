@@ -22,12 +22,12 @@ extension ClientStateMachine {
   ///
   /// While disconnected, only the start and the end of a connection count: anything else comes
   /// from a connection the application disabled (or that dropped) before its end reached the
-  /// client, and describes a session that no longer exists.
-  mutating func receive(_ message: BackEndMessage) -> [ClientEffect] {
-    var effects: [ClientEffect] = []
+  /// client, and describes a session that no longer exists. The effects are appended to
+  /// `effects`.
+  mutating func receive(_ message: BackEndMessage, into effects: inout [ClientEffect]) {
     switch message {
     case .connected, .disconnected: break
-    default: guard state != .disconnected else { return [] }
+    default: guard state != .disconnected else { return }
     }
     switch message {
     case .connected(let offset):
@@ -110,7 +110,6 @@ extension ClientStateMachine {
       if identity == nil { token = nil }
       setAuthentication(identity, into: &effects)
     }
-    return effects
   }
 
   /// Removes an acknowledged write from the pending ones (applying `announced` to the back end's

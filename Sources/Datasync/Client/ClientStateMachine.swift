@@ -68,15 +68,16 @@ struct ClientStateMachine {
   ///
   /// A plain write (set or merge) at, above or below a running transaction's node aborts it.
   /// Server values are estimated with the back end's clock when the local clock reads `now`.
-  mutating func write(_ operation: WriteOperation, now: Date) -> (
-    RequestIdentifier, [ClientEffect]
-  ) {
+  /// The effects are appended to `effects`.
+  mutating func write(
+    _ operation: WriteOperation, now: Date, into effects: inout [ClientEffect]
+  ) -> RequestIdentifier {
     let identifier = requests.makeIdentifier()
-    if let backEndError { return (identifier, [.answer(identifier, .failure(backEndError))]) }
+    if let backEndError {
+      effects.append(.answer(identifier, .failure(backEndError)))
+      return identifier
+    }
     runningTransactions.abort(overlapping: operation)
-    var effects: [ClientEffect] = []
-    // Room for the usual effects, a local event and the request, in one allocation.
-    effects.reserveCapacity(2)
     let change = cache.applyLocal(
       operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
     views.events(of: change, cache: cache, into: &effects)
@@ -89,7 +90,7 @@ struct ClientStateMachine {
       // The pending write is this very operation: the outbox refers to it.
       requests.queueWrite(identifier)
     }
-    return (identifier, effects)
+    return identifier
   }
 
   /// Registers a write the back end runs when this client disconnects (at every disconnection

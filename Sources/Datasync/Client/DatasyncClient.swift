@@ -35,7 +35,14 @@ final class DatasyncClient: Sendable {
     var subscriptions: [SubscriptionIdentifier: SubscriptionCore] = [:]
     var stateObservers = ObserverRegistry<StateObserver>()
     var authenticationObservers = ObserverRegistry<AuthenticationObserver>()
+    /// The array the next operation gathers its effects in: emptied once they are performed,
+    /// its storage kept (up to ``DatasyncClient/keptEffectCapacity``), so that an operation
+    /// allocates no array of effects.
+    var spareEffects: [ClientEffect] = []
   }
+
+  /// The capacity up to which the array of effects is kept for the next operation.
+  private static let keptEffectCapacity = 16
 
   /// A call made after unlocking.
   private enum Callout: Sendable {
@@ -101,7 +108,10 @@ final class DatasyncClient: Sendable {
   func write(_ operation: WriteOperation, answer: WaitingAnswer?) throws(WebcomError) {
     try operation.checkLimits()
     let now = Date()
-    request(answer: answer) { $0.write(operation, now: now) }
+    update { guarded, effects in
+      let identifier = guarded.machine.write(operation, now: now, into: &effects)
+      if let answer { guarded.answers.insert(answer, for: identifier) }
+    }
   }
 
   /// Registers a write the back end runs when this client disconnects.
@@ -178,13 +188,12 @@ final class DatasyncClient: Sendable {
   ) -> Bool {
     let now = Date()
     var isSent = false
-    update { guarded in
+    update { guarded, effects in
       let attempt = guarded.machine.transactionAttempt(token)
-      guard !attempt.isAborted, attempt.current == read else { return [] }
-      let (identifier, effects) = guarded.machine.write(operation, now: now)
+      guard !attempt.isAborted, attempt.current == read else { return }
+      let identifier = guarded.machine.write(operation, now: now, into: &effects)
       guarded.answers.insert(.value(answer), for: identifier)
       isSent = true
-      return effects
     }
     return isSent
   }
@@ -275,7 +284,7 @@ final class DatasyncClient: Sendable {
   }
 
   private func receive(_ message: BackEndMessage) {
-    update { $0.machine.receive(message) }
+    update { guarded, effects in guarded.machine.receive(message, into: &effects) }
   }
 
   // MARK: Performing effects
@@ -297,8 +306,21 @@ final class DatasyncClient: Sendable {
   /// end answers: a write's local events and acknowledgement reach their queue in one batch), or
   /// before the call-outs if any, so that an answer never overtakes the events of its change.
   private func update(_ change: (inout Guarded) -> [ClientEffect]) {
+    update { guarded, effects in effects = change(&guarded) }
+  }
+
+  /// ``update(_:)`` for an operation that appends its effects to the array it is given.
+  private func update(_ change: (inout Guarded, inout [ClientEffect]) -> Void) {
     let (callouts, deliveries) = guarded.withLock { guarded in
-      perform(change(&guarded), on: &guarded)
+      var effects: [ClientEffect] = []
+      swap(&effects, &guarded.spareEffects)
+      change(&guarded, &effects)
+      let performed = perform(effects, on: &guarded)
+      if effects.capacity <= Self.keptEffectCapacity {
+        effects.removeAll(keepingCapacity: true)
+        swap(&effects, &guarded.spareEffects)
+      }
+      return performed
     }
     if callouts.isEmpty {
       connection.flush()

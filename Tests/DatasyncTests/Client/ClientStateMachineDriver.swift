@@ -248,3 +248,21 @@ struct ClientStateMachineDriver {
     }
   }
 }
+
+extension ClientStateMachine {
+  /// ``write(_:now:into:)`` with its effects returned, as the tests read them.
+  mutating func write(_ operation: WriteOperation, now: Date) -> (
+    RequestIdentifier, [ClientEffect]
+  ) {
+    var effects: [ClientEffect] = []
+    let identifier = write(operation, now: now, into: &effects)
+    return (identifier, effects)
+  }
+
+  /// ``receive(_:into:)`` with its effects returned, as the tests read them.
+  mutating func receive(_ message: BackEndMessage) -> [ClientEffect] {
+    var effects: [ClientEffect] = []
+    receive(message, into: &effects)
+    return effects
+  }
+}
