@@ -30,10 +30,10 @@ struct ChangeEffect {
   /// none when they are equal, else the whole node, with both values.
   static func effects(
     ofSetAt path: DatasyncPath, replacing replaced: JSONValue, with value: JSONValue
-  ) -> [ChangeEffect] {
+  ) -> ChangeEffects {
     let written = value.isNull ? JSONValue.null : value
     return replaced == written
-      ? [] : [ChangeEffect(path: path, children: nil, values: (replaced, written))]
+      ? .none : .one(ChangeEffect(path: path, children: nil, values: (replaced, written)))
   }
 
   /// The key and values of the child of `parent` that the effect set, when it set one child of

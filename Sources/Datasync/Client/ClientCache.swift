@@ -11,7 +11,7 @@ struct ClientCache {
       /// trees there (see ``ChangeEffect/effects(of:from:to:)``).
       case footprints([ChangeFootprint])
       /// What the change modified.
-      case effects([ChangeEffect])
+      case effects(ChangeEffects)
     }
 
     let old: JSONValue
@@ -29,9 +29,10 @@ struct ClientCache {
     }
 
     /// What the change modified, the tree being `new` after it.
-    func effects(to new: JSONValue) -> [ChangeEffect] {
+    func effects(to new: JSONValue) -> ChangeEffects {
       switch extent {
-      case .footprints(let footprints): ChangeEffect.effects(of: footprints, from: old, to: new)
+      case .footprints(let footprints):
+        .list(ChangeEffect.effects(of: footprints, from: old, to: new))
       case .effects(let effects): effects
       }
     }
@@ -129,7 +130,7 @@ struct ClientCache {
   /// value it replaced is `replaced` when the back end gave it, else found with one look-up in
   /// `old`. Nil for other operations.
   private static func effects(of operation: WriteOperation, on old: JSONValue, replaced: JSONValue?)
-    -> [ChangeEffect]?
+    -> ChangeEffects?
   {
     guard case .set(let path, let value) = operation else { return nil }
     assert(

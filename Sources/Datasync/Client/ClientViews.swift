@@ -165,8 +165,10 @@ struct ClientViews {
     guard !changed.isEmpty else { return }
     // One pass over the complete views computes the diff of each view the change touched; the
     // diffs are then put in event order (see `touched(by:include:namesChildren:)`). The views
-    // are read in place, by position, not copied.
-    var diffs: [(position: Dictionary<Key, View>.Index, diff: ViewDiff)] = []
+    // are read in place, by position, not copied; the first diff is kept apart, so that a
+    // change touching one view, the usual case, makes no list of diffs.
+    var first: TouchedView?
+    var others: [TouchedView] = []
     var position = views.startIndex
     while position != views.endIndex {
       defer { position = views.index(after: position) }
@@ -174,11 +176,29 @@ struct ClientViews {
         let diff = Self.diff(
           of: views.values[position], changed: changed, old: change.old, new: cache.visible)
       else { continue }
-      diffs.append((position, diff))
+      if first == nil {
+        first = (position, diff)
+      } else {
+        others.append((position, diff))
+      }
     }
-    if diffs.count > 1 {
-      diffs.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
+    guard let first else { return }
+    guard !others.isEmpty else {
+      return events(of: CollectionOfOne(first), change: change, cache: cache, into: &effects)
     }
+    others.append(first)
+    others.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
+    events(of: others, change: change, cache: cache, into: &effects)
+  }
+
+  /// A view a change touched, by position, and its diff.
+  private typealias TouchedView = (position: Dictionary<Key, View>.Index, diff: ViewDiff)
+
+  /// The events of the diffs of the views a change touched, in event order.
+  private func events(
+    of diffs: some Collection<TouchedView>, change: ClientCache.Change, cache: ClientCache,
+    into effects: inout [ClientEffect]
+  ) {
     for (position, diff) in diffs where !diff.children.isEmpty {
       // A window's events may name children the change did not touch (those that enter or
       // leave it): only a view of all the children has events on touched data alone.
@@ -188,7 +208,10 @@ struct ClientViews {
       }
       for subscriber in views.values[position].subscribers
       where !subscriber.eventType.isValueType {
-        let wanted = records.filter { subscriber.wants($0.eventType) }
+        // A subscriber of every kind of child event shares the records.
+        let wanted =
+          records.allSatisfy { subscriber.wants($0.eventType) }
+          ? records : records.filter { subscriber.wants($0.eventType) }
         if !wanted.isEmpty { effects.append(.deliver(wanted, to: subscriber.identifier)) }
       }
     }
@@ -206,7 +229,7 @@ struct ClientViews {
   /// The diff of a complete view for a change of the visible tree from `old` to `new` whose
   /// effects are `changed`; nil when the change did not touch what the view shows.
   private static func diff(
-    of view: borrowing View, changed: [ChangeEffect], old: JSONValue, new: JSONValue
+    of view: borrowing View, changed: ChangeEffects, old: JSONValue, new: JSONValue
   ) -> ViewDiff? {
     // A view showing all the children to value subscribers only needs to know whether a child
     // changed, not which (see `ViewDiff.compute`).

@@ -98,7 +98,7 @@ struct ViewDiff {
   }
 
   private static func childrenDiff(
-    _ keys: Set<WebcomKey>, _ old: ChildrenWindow, _ new: ChildrenWindow,
+    _ keys: ChildKeys, _ old: ChildrenWindow, _ new: ChildrenWindow,
     needsPreviousKeys: Bool, knownChild: KnownChild?
   ) -> [ChildChange] {
     func previousKey(of key: WebcomKey) -> WebcomKey? {

@@ -5,15 +5,16 @@ enum ViewRelevance {
   /// The change may have modified any child (or the node's own value).
   case whole
   /// The change modified exactly these children.
-  case children(Set<WebcomKey>)
+  case children(ChildKeys)
   /// The change modified some children, not named: the view did not ask which (see
   /// ``init(of:at:namesChildren:)``).
   case someChildren
 
   /// The relevance of `effects` for the node at `path`; the children modified are named only
   /// when `namesChildren` (else the relevance is ``someChildren``, found without making a set).
-  init(of effects: [ChangeEffect], at path: DatasyncPath, namesChildren: Bool = true) {
-    var keys: Set<WebcomKey> = []
+  init(of effects: some Collection<ChangeEffect>, at path: DatasyncPath, namesChildren: Bool = true)
+  {
+    var keys: ChildKeys = []
     var touchesChildren = false
     for effect in effects {
       if effect.path == path {
