@@ -5,9 +5,23 @@
 /// The first queue's batch is kept apart from the others, so that an operation whose events go
 /// to one queue, the usual case, allocates no list of batches.
 struct DeliveryBatches {
+  /// The parcels of one queue, the first kept apart: an operation whose events go to one
+  /// subscription of the queue makes no list of parcels.
   private struct Batch {
     let mailbox: DeliveryMailbox
-    var parcels: [DeliveryMailbox.Parcel]
+    /// Nil once posted.
+    var first: DeliveryMailbox.Parcel?
+    var others: [DeliveryMailbox.Parcel] = []
+
+    /// Posts the parcels to the mailbox and lets go of them, so that the mailbox, which may merge
+    /// later parcels into them while they wait (see ``DeliveryConflation``), is the one owner of
+    /// their events.
+    mutating func post() {
+      guard let parcel = first else { return }
+      first = nil
+      mailbox.post(parcel, others)
+      others = []
+    }
   }
 
   private var first: Batch?
@@ -19,29 +33,20 @@ struct DeliveryBatches {
     let parcel = DeliveryMailbox.Parcel(subscription: subscription, records: records)
     let mailbox = subscription.mailbox
     if first == nil {
-      first = Batch(mailbox: mailbox, parcels: [parcel])
+      first = Batch(mailbox: mailbox, first: parcel)
     } else if first?.mailbox === mailbox {
-      first?.parcels.append(parcel)
+      first?.others.append(parcel)
     } else if let index = others.firstIndex(where: { $0.mailbox === mailbox }) {
-      others[index].parcels.append(parcel)
+      others[index].others.append(parcel)
     } else {
-      others.append(Batch(mailbox: mailbox, parcels: [parcel]))
+      others.append(Batch(mailbox: mailbox, first: parcel))
     }
   }
 
-  /// Posts each batch to its mailbox, in the order the queues got their first events, and lets
-  /// go of the parcels (the mailbox takes the array posted as it is while none waits, and
-  /// appends to it without a copy only when it is the array's one owner).
+  /// Posts each batch to its mailbox, in the order the queues got their first events.
   mutating func post() {
-    if let batch = first {
-      first = Batch(mailbox: batch.mailbox, parcels: [])
-      batch.mailbox.post(batch.parcels)
-    }
-    for index in others.indices {
-      let parcels = others[index].parcels
-      others[index].parcels = []
-      others[index].mailbox.post(parcels)
-    }
+    first?.post()
+    for index in others.indices { others[index].post() }
   }
 
   /// Kicks the mailboxes that got a batch.

@@ -3,6 +3,9 @@ extension DeliveryMailbox {
   /// the parcels of the subscriptions that conflate are.
   struct Waiting {
     var parcels: [Parcel] = []
+    /// The emptied array of the parcels a drain delivered, given back to become the waiting one
+    /// at the next take: a post then appends without allocating.
+    var spare: [Parcel] = []
     var phase = Phase.idle
     /// When the last drain ended or handed over to a successor, in uptime nanoseconds.
     var lastDrainEnd: UInt64 = 0
@@ -31,15 +34,22 @@ extension DeliveryMailbox {
 }
 
 extension DeliveryMailbox.Waiting {
-  /// The waiting parcels, taken by a drain: none waits afterwards.
+  /// The waiting parcels, taken by a drain: none waits afterwards (the spare array, if any,
+  /// takes their place).
   mutating func takeParcels() -> [DeliveryMailbox.Parcel] {
-    defer {
-      parcels = []
-      if !conflated.isEmpty { conflated = [:] }
-      indexedCount = 0
-      emptiedCount = 0
-    }
-    return parcels
+    var taken: [DeliveryMailbox.Parcel] = []
+    swap(&taken, &spare)
+    swap(&taken, &parcels)
+    if !conflated.isEmpty { conflated = [:] }
+    indexedCount = 0
+    emptiedCount = 0
+    return taken
+  }
+
+  /// Keeps the array of a round's parcels, emptied once delivered, for the next take.
+  mutating func giveBack(_ emptied: inout [DeliveryMailbox.Parcel]) {
+    assert(emptied.isEmpty && spare.isEmpty, "a parcel in an array given back")
+    swap(&emptied, &spare)
   }
 
   /// Notes where the parcels of subscriptions that conflate are among those posted since the

@@ -123,21 +123,22 @@ final class DeliveryMailbox: Sendable {
   /// Whether no drain is enqueued or running.
   var isIdle: Bool { waiting.withLock { $0.phase == .idle } }
 
-  /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards. When
-  /// none waits (a drain took them), the array posted becomes the waiting one, without a copy.
-  /// The parcel of a subscription that conflates merges into the one waiting for it (see
-  /// ``DeliveryConflation``).
-  func post(_ parcels: [Parcel]) {
-    guard !parcels.isEmpty else { return }
-    let conflates = parcels.contains { $0.subscription.conflation != .none }
+  /// Adds parcels, in order (`first`, then `others`), after those waiting; the poster kicks the
+  /// mailbox afterwards. The parcel of a subscription that conflates merges into the one waiting
+  /// for it (see ``DeliveryConflation``); when none waits, the parcels are only appended, and the
+  /// places of those that conflate are noted only if another post comes before a drain.
+  func post(_ first: Parcel, _ others: [Parcel] = []) {
+    let conflates =
+      first.subscription.conflation != .none
+      || others.contains { $0.subscription.conflation != .none }
     waiting.withLock { waiting in
-      if waiting.parcels.isEmpty {
-        waiting.parcels = parcels
-      } else if !conflates {
-        waiting.parcels.append(contentsOf: parcels)
+      if waiting.parcels.isEmpty || !conflates {
+        waiting.parcels.append(first)
+        waiting.parcels.append(contentsOf: others)
       } else {
         waiting.indexConflatedParcels()
-        for parcel in parcels { waiting.add(parcel) }
+        waiting.add(first)
+        for parcel in others { waiting.add(parcel) }
         waiting.indexedCount = waiting.parcels.count
         waiting.dropEmptiedParcelsOnceTheyOutnumberTheOthers()
       }
@@ -180,6 +181,8 @@ final class DeliveryMailbox: Sendable {
     while true {
       if !parcels.isEmpty {
         deliver(parcels)
+        // Emptied here, not under the lock: letting go of the events may free their values.
+        parcels.removeAll(keepingCapacity: parcels.capacity <= Self.keptCapacity)
         waitEnd = nil
       }
       let now = DispatchTime.now().uptimeNanoseconds
@@ -187,14 +190,13 @@ final class DeliveryMailbox: Sendable {
       isDense = isDense && mayContinue
       if isDense, waitEnd == nil { waitEnd = now &+ Self.waitLimit }
       let mayWait = isDense && now < waitEnd ?? 0
-      switch step(at: now, mayContinue: mayContinue, mayWait: mayWait) {
+      switch step(at: now, mayContinue: mayContinue, mayWait: mayWait, emptied: &parcels) {
       case .deliver(let posted):
         parcels = posted
       case .deliverLast(let posted):
         deliver(posted)
         return
       case .wait:
-        parcels = []
         sched_yield()
       case .end:
         return
@@ -202,11 +204,18 @@ final class DeliveryMailbox: Sendable {
     }
   }
 
+  /// The capacity up to which a drain gives back the array of a round's parcels for the next
+  /// posts (see ``Waiting/spare``); a burst's is let go.
+  private static let keptCapacity = 64
+
   /// What the drain does after a round, decided under the lock: take the parcels posted (past
   /// its limit, also enqueue a successor for those posted later), wait for some, or go back to
-  /// idle.
-  private func step(at now: UInt64, mayContinue: Bool, mayWait: Bool) -> Step {
+  /// idle. The array of the parcels delivered, `emptied`, is given back.
+  private func step(
+    at now: UInt64, mayContinue: Bool, mayWait: Bool, emptied: inout [Parcel]
+  ) -> Step {
     waiting.withLock { waiting in
+      waiting.giveBack(&emptied)
       if !waiting.parcels.isEmpty {
         guard mayContinue else {
           waiting.phase = .scheduled
