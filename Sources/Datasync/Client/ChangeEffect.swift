@@ -33,7 +33,7 @@ struct ChangeEffect {
   ) -> ChangeEffects {
     let written = value.isNull ? JSONValue.null : value
     return replaced == written
-      ? .none : .one(ChangeEffect(path: path, children: nil, values: (replaced, written)))
+      ? .empty : .one(ChangeEffect(path: path, children: nil, values: (replaced, written)))
   }
 
   /// The key and values of the child of `parent` that the effect set, when it set one child of

@@ -5,7 +5,7 @@ enum ChangeEffects: RandomAccessCollection {
   case list([ChangeEffect])
 
   /// No effect: the change modified nothing.
-  static let none = ChangeEffects.list([])
+  static var empty: ChangeEffects { .list([]) }
 
   var startIndex: Int { 0 }
 

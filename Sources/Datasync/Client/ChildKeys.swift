@@ -6,6 +6,8 @@ struct ChildKeys: Sequence, ExpressibleByArrayLiteral {
   /// The other keys.
   private var others: Set<WebcomKey> = []
 
+  init() {}
+
   init(arrayLiteral keys: WebcomKey...) {
     formUnion(keys)
   }

@@ -14,7 +14,7 @@ enum ViewRelevance {
   /// when `namesChildren` (else the relevance is ``someChildren``, found without making a set).
   init(of effects: some Collection<ChangeEffect>, at path: DatasyncPath, namesChildren: Bool = true)
   {
-    var keys: ChildKeys = []
+    var keys = ChildKeys()
     var touchesChildren = false
     for effect in effects {
       if effect.path == path {
