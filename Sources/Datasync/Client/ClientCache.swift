@@ -157,6 +157,14 @@ struct ClientCache {
     return reapplyPending(footprints: write.operation.footprints)
   }
 
+  /// Drops all the back end's data, when no write is pending: O(1), where ``forget(_:)`` copies
+  /// a path.
+  mutating func forgetAll() {
+    assert(pending.isEmpty, "forgetting the data under pending writes")
+    server = .null
+    visible = .null
+  }
+
   /// Drops the back end's data at a path (the pending writes stay), raising no event. O(depth)
   /// when no pending write overlaps the path, else O(pending writes); with none pending, the
   /// visible tree is the server's (the pending writes applied to it: none) and is not made again.

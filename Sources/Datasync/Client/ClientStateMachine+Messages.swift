@@ -132,6 +132,11 @@ extension ClientStateMachine {
   /// answered read leaves nothing behind then, so a client that writes or reads without
   /// listening does not accumulate what it wrote or read.
   private mutating func forgetUnkept(_ path: DatasyncPath) {
+    // A client that keeps nothing anywhere (a writer that does not listen, its last write
+    // acknowledged) keeps no data at all: dropped whole, without copying the path.
+    if cache.pending.isEmpty, listens.isEmpty, keptPaths.isEmpty, runningTransactions.isEmpty {
+      return cache.forgetAll()
+    }
     guard !cache.pending.overlaps(path), !isListened(atOrAround: path),
       !runningTransactions.overlaps(path)
     else { return }

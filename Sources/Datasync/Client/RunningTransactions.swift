@@ -8,6 +8,8 @@ struct RunningTransactions {
 
   private var transactions: [UInt64: Transaction] = [:]
 
+  var isEmpty: Bool { transactions.isEmpty }
+
   mutating func begin(_ token: UInt64, at path: DatasyncPath) {
     transactions[token] = Transaction(path: path)
   }
