@@ -51,6 +51,34 @@ final class BenchmarkHarness {
     return best
   }
 
+  /// Measures two bodies, each run `iterations` times per round, in alternating rounds (five of
+  /// each, the floor first), and returns nanoseconds per run of each, best round: a machine that
+  /// slows down or speeds up during the measurement affects both alike, so that their ratio
+  /// holds. Both run when either name is included.
+  func measurePair(
+    floor floorName: String, _ caseName: String, iterations: Int, floor: () -> Void,
+    case body: () -> Void
+  ) -> (floor: Double, case: Double) {
+    guard includes(floorName) || includes(caseName) else { return (.nan, .nan) }
+    let count = scaled(iterations)
+    for _ in 0..<max(1, count / 10) {
+      floor()
+      body()
+    }
+    var best = (floor: Double.infinity, case: Double.infinity)
+    for _ in 0..<5 {
+      var start = singleThreadNanoseconds()
+      for _ in 0..<count { floor() }
+      best.floor = min(best.floor, Double(singleThreadNanoseconds() - start) / Double(count))
+      start = singleThreadNanoseconds()
+      for _ in 0..<count { body() }
+      best.case = min(best.case, Double(singleThreadNanoseconds() - start) / Double(count))
+    }
+    report(floorName, value: best.floor, unit: "ns/op")
+    report(caseName, value: best.case, unit: "ns/op")
+    return best
+  }
+
   /// Measures one run of `body` that performs `operations` operations; returns ns per operation.
   @discardableResult
   func measureBatch(_ name: String, operations: Int, _ body: () -> Void) -> Double {

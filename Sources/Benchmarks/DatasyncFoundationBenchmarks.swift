@@ -77,8 +77,8 @@ enum DatasyncFoundationBenchmarks {
     }
   }
 
-  /// Runs the decoding cases: `JSONDecoder` alone on the struct's JSON text (the floor), then the
-  /// decode of the same struct from the value model, and their ratio.
+  /// Runs the decoding cases: `JSONDecoder` alone on the struct's JSON text (the floor) and the
+  /// decode of the same struct from the value model, in alternating rounds, and their ratio.
   static func runDecoding(_ harness: BenchmarkHarness) {
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
@@ -86,16 +86,13 @@ enum DatasyncFoundationBenchmarks {
     guard let encoded = try? BenchmarkEntryPoints.encodedValue(profile, encoder: encoder),
       let data = try? encoder.encode(profile)
     else { return }
-    let floor = harness.measure(
-      "foundations: floor of the decoding case: JSONDecoder.decode alone", iterations: 100_000
-    ) {
-      blackHole(try? decoder.decode(Profile.self, from: data))
-    }
-    let fromValueModel = harness.measure(
-      "foundations: decode a 10-field struct from the value model", iterations: 100_000
-    ) {
-      blackHole(try? BenchmarkEntryPoints.decode(encoded, as: Profile.self, decoder: decoder))
-    }
+    let (floor, fromValueModel) = harness.measurePair(
+      floor: "foundations: floor of the decoding case: JSONDecoder.decode alone",
+      "foundations: decode a 10-field struct from the value model", iterations: 100_000,
+      floor: { blackHole(try? decoder.decode(Profile.self, from: data)) },
+      case: {
+        blackHole(try? BenchmarkEntryPoints.decode(encoded, as: Profile.self, decoder: decoder))
+      })
     harness.reportRatio(
       "foundations: decode from the value model / JSONDecoder alone", fromValueModel, floor,
       goal: 0.2)
