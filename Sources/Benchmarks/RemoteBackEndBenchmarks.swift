@@ -12,20 +12,41 @@ enum RemoteBackEndBenchmarks {
   private static let loadCase = "remote: initial load of 10,000 children, remote vs embedded"
   private static let memoryCase = "remote: resident bytes per listened location"
 
-  static func run(_ harness: BenchmarkHarness) {
-    guard [latencyCase, loadCase, memoryCase].contains(where: harness.includes) else { return }
+  /// Runs the memory case, with the other memory cases of the run (before cases that free memory
+  /// while it measures); returns what it keeps alive until the end of the run.
+  static func runMemory(_ harness: BenchmarkHarness) -> [AnyObject] {
+    guard harness.includes(memoryCase) else { return [] }
     do {
-      var configuration = DatabaseServer.Configuration(host: "127.0.0.1", port: 0)
-      configuration.rules = .open
-      let server = try DatabaseServer(configuration: configuration)
+      let server = try startServer()
+      return [server] + memory(harness, url: url(of: server))
+    } catch {
+      print("remote: the benchmark failed: \(error)")
+      return []
+    }
+  }
+
+  /// Runs the latency and load cases.
+  static func run(_ harness: BenchmarkHarness) {
+    guard [latencyCase, loadCase].contains(where: harness.includes) else { return }
+    do {
+      let server = try startServer()
       defer { server.stop() }
-      let url = URL(string: "http://127.0.0.1:\(server.port)")!
-      if harness.includes(memoryCase) { memory(harness, url: url) }
+      let url = url(of: server)
       if harness.includes(latencyCase) { latency(harness, url: url) }
       if harness.includes(loadCase) { try load(harness, url: url, database: server.database()) }
     } catch {
       print("remote: the benchmark failed: \(error)")
     }
+  }
+
+  private static func startServer() throws -> DatabaseServer {
+    var configuration = DatabaseServer.Configuration(host: "127.0.0.1", port: 0)
+    configuration.rules = .open
+    return try DatabaseServer(configuration: configuration)
+  }
+
+  private static func url(of server: DatabaseServer) -> URL {
+    URL(string: "http://127.0.0.1:\(server.port)")!
   }
 
   private static func manager(_ backEnd: DatasyncBackEnd) -> DatasyncManager {
@@ -94,7 +115,9 @@ enum RemoteBackEndBenchmarks {
     harness.report(loadCase + ": ratio", String(format: "%12.1f x", best[0] / best[1]))
   }
 
-  private static func memory(_ harness: BenchmarkHarness, url: URL) {
+  /// Measures the memory of `harness.scaled(500)` listened locations; returns the subscriptions,
+  /// which stay open until the end of the run.
+  private static func memory(_ harness: BenchmarkHarness, url: URL) -> [AnyObject] {
     let count = harness.scaled(500)
     let client = manager(.remote(url: url))
     let queue = DispatchQueue(label: "bench.remote.memory")
@@ -114,7 +137,7 @@ enum RemoteBackEndBenchmarks {
         memoryCase + " (\(count) open; client and server in one process)",
         value: Double(after - before) / Double(count), unit: "bytes")
     }
-    withExtendedLifetime(subscriptions) {}
+    return subscriptions
   }
 }
 
