@@ -165,10 +165,8 @@ struct ClientViews {
     guard !changed.isEmpty else { return }
     // One pass over the complete views computes the diff of each view the change touched; the
     // diffs are then put in event order (see `touched(by:include:namesChildren:)`). The views
-    // are read in place, by position, not copied; the first diff is kept apart, so that a
-    // change touching one view, the usual case, makes no list of diffs.
-    var first: TouchedView?
-    var others: [TouchedView] = []
+    // are read in place, by position, not copied.
+    var diffs = InlineFirstList<(position: Dictionary<Key, View>.Index, diff: ViewDiff)>()
     var position = views.startIndex
     while position != views.endIndex {
       defer { position = views.index(after: position) }
@@ -176,29 +174,11 @@ struct ClientViews {
         let diff = Self.diff(
           of: views.values[position], changed: changed, old: change.old, new: cache.visible)
       else { continue }
-      if first == nil {
-        first = (position, diff)
-      } else {
-        others.append((position, diff))
-      }
+      diffs.append((position, diff))
     }
-    guard let first else { return }
-    guard !others.isEmpty else {
-      return events(of: CollectionOfOne(first), change: change, cache: cache, into: &effects)
+    if diffs.count > 1 {
+      diffs.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
     }
-    others.append(first)
-    others.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
-    events(of: others, change: change, cache: cache, into: &effects)
-  }
-
-  /// A view a change touched, by position, and its diff.
-  private typealias TouchedView = (position: Dictionary<Key, View>.Index, diff: ViewDiff)
-
-  /// The events of the diffs of the views a change touched, in event order.
-  private func events(
-    of diffs: some Collection<TouchedView>, change: ClientCache.Change, cache: ClientCache,
-    into effects: inout [ClientEffect]
-  ) {
     for (position, diff) in diffs where !diff.children.isEmpty {
       // A window's events may name children the change did not touch (those that enter or
       // leave it): only a view of all the children has events on touched data alone.

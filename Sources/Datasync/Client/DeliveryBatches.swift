@@ -2,56 +2,38 @@
 /// the client's lock, then the mailboxes that got one are kicked (see
 /// ``DeliveryMailbox/kick()``).
 ///
-/// The first queue's batch is kept apart from the others, so that an operation whose events go
-/// to one queue, the usual case, allocates no list of batches.
+/// The parcels and their mailboxes are kept in ``InlineFirstList``s, so that an operation whose
+/// events go to one subscription, the usual case, allocates no list.
 struct DeliveryBatches {
-  /// The parcels of one queue, the first kept apart: an operation whose events go to one
-  /// subscription of the queue makes no list of parcels.
-  private struct Batch {
-    let mailbox: DeliveryMailbox
-    /// Nil once posted.
-    var first: DeliveryMailbox.Parcel?
-    var others: [DeliveryMailbox.Parcel] = []
-
-    /// Posts the parcels to the mailbox and lets go of them, so that the mailbox, which may merge
-    /// later parcels into them while they wait (see ``DeliveryConflation``), is the one owner of
-    /// their events.
-    mutating func post() {
-      guard let parcel = first else { return }
-      first = nil
-      mailbox.post(parcel, others)
-      others = []
-    }
-  }
-
-  private var first: Batch?
-  private var others: [Batch] = []
+  /// Every parcel of the operation, in order.
+  private var parcels = InlineFirstList<DeliveryMailbox.Parcel>()
+  /// The mailboxes of the parcels, each once, in the order they got their first parcel.
+  private var mailboxes = InlineFirstList<DeliveryMailbox>()
 
   /// Adds a subscription's events to the batch of its queue (none for no events).
   mutating func add(_ records: [EventRecord], for subscription: SubscriptionCore) {
     guard !records.isEmpty else { return }
-    let parcel = DeliveryMailbox.Parcel(subscription: subscription, records: records)
     let mailbox = subscription.mailbox
-    if first == nil {
-      first = Batch(mailbox: mailbox, first: parcel)
-    } else if first?.mailbox === mailbox {
-      first?.others.append(parcel)
-    } else if let index = others.firstIndex(where: { $0.mailbox === mailbox }) {
-      others[index].others.append(parcel)
-    } else {
-      others.append(Batch(mailbox: mailbox, first: parcel))
-    }
+    if !mailboxes.contains(where: { $0 === mailbox }) { mailboxes.append(mailbox) }
+    parcels.append(DeliveryMailbox.Parcel(subscription: subscription, records: records))
   }
 
-  /// Posts each batch to its mailbox, in the order the queues got their first events.
+  /// Posts each mailbox its parcels, in the order the queues got their first events, and lets go
+  /// of them, so that the mailbox, which may merge later parcels into them while they wait (see
+  /// ``DeliveryConflation``), is the one owner of their events.
   mutating func post() {
-    first?.post()
-    for index in others.indices { others[index].post() }
+    if mailboxes.count == 1 {
+      mailboxes[0].post(parcels)
+    } else {
+      for mailbox in mailboxes {
+        mailbox.post(parcels.lazy.filter { $0.subscription.mailbox === mailbox })
+      }
+    }
+    parcels = InlineFirstList()
   }
 
   /// Kicks the mailboxes that got a batch.
   func kick() {
-    first?.mailbox.kick()
-    for batch in others { batch.mailbox.kick() }
+    for mailbox in mailboxes { mailbox.kick() }
   }
 }

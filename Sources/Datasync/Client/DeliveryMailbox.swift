@@ -123,22 +123,18 @@ final class DeliveryMailbox: Sendable {
   /// Whether no drain is enqueued or running.
   var isIdle: Bool { waiting.withLock { $0.phase == .idle } }
 
-  /// Adds parcels, in order (`first`, then `others`), after those waiting; the poster kicks the
-  /// mailbox afterwards. The parcel of a subscription that conflates merges into the one waiting
-  /// for it (see ``DeliveryConflation``); when none waits, the parcels are only appended, and the
-  /// places of those that conflate are noted only if another post comes before a drain.
-  func post(_ first: Parcel, _ others: [Parcel] = []) {
-    let conflates =
-      first.subscription.conflation != .none
-      || others.contains { $0.subscription.conflation != .none }
+  /// Adds parcels, in order, after those waiting; the poster kicks the mailbox afterwards. The
+  /// parcel of a subscription that conflates merges into the one waiting for it (see
+  /// ``DeliveryConflation``); when none waits, the parcels are only appended, and the places of
+  /// those that conflate are noted only if another post comes before a drain.
+  func post(_ parcels: some Sequence<Parcel>) {
+    let conflates = parcels.contains { $0.subscription.conflation != .none }
     waiting.withLock { waiting in
       if waiting.parcels.isEmpty || !conflates {
-        waiting.parcels.append(first)
-        waiting.parcels.append(contentsOf: others)
+        waiting.parcels.append(contentsOf: parcels)
       } else {
         waiting.indexConflatedParcels()
-        waiting.add(first)
-        for parcel in others { waiting.add(parcel) }
+        for parcel in parcels { waiting.add(parcel) }
         waiting.indexedCount = waiting.parcels.count
         waiting.dropEmptiedParcelsOnceTheyOutnumberTheOthers()
       }
@@ -235,36 +231,25 @@ final class DeliveryMailbox: Sendable {
   /// Delivers a round of parcels, then tells each subscription served that its delivery ended,
   /// in the order they were first served.
   private func deliver(_ parcels: [Parcel]) {
-    // The first subscription served is kept apart, so that a round serving one subscription (the
-    // usual case, however many parcels it got) makes no list of the subscriptions served.
-    var first: SubscriptionCore?
-    var others: [SubscriptionCore] = []
+    var served = InlineFirstList<SubscriptionCore>()
     var isServed = Set<ObjectIdentifier>()
     for parcel in parcels where !parcel.records.isEmpty {
-      let subscription = parcel.subscription
-      subscription.deliver(parcel.records)
-      guard let firstServed = first else {
-        first = subscription
-        continue
-      }
-      if firstServed !== subscription,
-        Self.isNew(subscription, in: others, indexedBy: &isServed)
-      {
-        others.append(subscription)
+      parcel.subscription.deliver(parcel.records)
+      if Self.isNew(parcel.subscription, in: served, indexedBy: &isServed) {
+        served.append(parcel.subscription)
       }
     }
-    first?.endDelivery()
-    for subscription in others { subscription.endDelivery() }
+    for subscription in served { subscription.endDelivery() }
   }
 
   /// Up to how many subscriptions a drain finds a served one by a linear search, without
   /// hashing (a queue usually serves a few subscriptions per write).
   private static let linearlySearchedCount = 8
 
-  /// Whether `subscription` is not among `served` yet (the subscriptions served but the first);
-  /// past ``linearlySearchedCount`` of them, `index` holds their identifiers.
+  /// Whether `subscription` is not among `served` yet; past ``linearlySearchedCount`` served
+  /// subscriptions, `index` holds their identifiers.
   private static func isNew(
-    _ subscription: SubscriptionCore, in served: [SubscriptionCore],
+    _ subscription: SubscriptionCore, in served: InlineFirstList<SubscriptionCore>,
     indexedBy index: inout Set<ObjectIdentifier>
   ) -> Bool {
     guard served.count >= linearlySearchedCount else {

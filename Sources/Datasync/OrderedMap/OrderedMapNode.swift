@@ -52,8 +52,18 @@ extension OrderedMapNode {
   /// Calls `body` with each node of the subtree in key order, without allocating.
   @inlinable
   package func forEachInOrder(_ body: (Self) throws -> Void) rethrows {
-    if let left { try left.forEachInOrder(body) }
-    try body(self)
-    if let right { try right.forEachInOrder(body) }
+    _ = try firstInOrder { node -> Never? in
+      try body(node)
+      return nil
+    }
+  }
+
+  /// The first result `body` gives (not nil) for a node of the subtree, in key order: the walk
+  /// stops there, and allocates nothing.
+  @inlinable
+  package func firstInOrder<Result>(_ body: (Self) throws -> Result?) rethrows -> Result? {
+    if let left, let found = try left.firstInOrder(body) { return found }
+    if let found = try body(self) { return found }
+    return try right?.firstInOrder(body)
   }
 }

@@ -67,18 +67,7 @@ extension PersistentOrderedMap: Sequence {
   /// the first such value and allocates nothing (an iterator keeps a stack of nodes).
   @inlinable
   package func containsValue(where predicate: (Node.Value) throws -> Bool) rethrows -> Bool {
-    guard let root else { return false }
-    return try Self.containsValue(under: root, where: predicate)
-  }
-
-  @inlinable
-  static func containsValue(under node: Node, where predicate: (Node.Value) throws -> Bool)
-    rethrows -> Bool
-  {
-    if let left = node.left, try containsValue(under: left, where: predicate) { return true }
-    if try predicate(node.value) { return true }
-    guard let right = node.right else { return false }
-    return try containsValue(under: right, where: predicate)
+    try root?.firstInOrder { try predicate($0.value) ? true : nil } ?? false
   }
 
   @inlinable

@@ -211,36 +211,34 @@ extension JSONValue {
         + "\(WebcomKey.quoted(culprit.string)) \(excess.reason)")
   }
 
-  /// The first entry, in key order, of the object whose tree is under `node` (at `depth` levels
+  /// The first entry, in key order, of the object whose tree is under `root` (at `depth` levels
   /// and `bytes` UTF-8 bytes) with a path over a limit, itself or a descendant: its keys from the
   /// deepest, and why; nil when every path is within the limits.
-  private static func excess(under node: JSONObjectNode, depth: Int, bytes: Int)
+  private static func excess(under root: JSONObjectNode, depth: Int, bytes: Int)
     -> (reversedKeys: [WebcomKey], reason: String)?
   {
-    if let left = node.left, let found = excess(under: left, depth: depth, bytes: bytes) {
-      return found
-    }
-    let key = node.key
-    let childBytes = bytes + 1 + key.utf8Count
-    if depth + 1 > DatasyncPath.maximumDepth {
-      return (
-        [key], "is \(depth + 1) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
-      )
-    }
-    if childBytes > WebcomKey.maximumUTF8Count {
-      return (
-        [key],
-        "is \(childBytes) UTF-8 bytes long, more than the limit of \(WebcomKey.maximumUTF8Count)"
-      )
-    }
-    if case .object(let child) = node.value, let childRoot = child.root,
-      var found = excess(under: childRoot, depth: depth + 1, bytes: childBytes)
-    {
+    root.firstInOrder { node in
+      let key = node.key
+      let childBytes = bytes + 1 + key.utf8Count
+      if depth + 1 > DatasyncPath.maximumDepth {
+        return (
+          [key],
+          "is \(depth + 1) levels deep, more than the limit of \(DatasyncPath.maximumDepth)"
+        )
+      }
+      if childBytes > WebcomKey.maximumUTF8Count {
+        return (
+          [key],
+          "is \(childBytes) UTF-8 bytes long, more than the limit of "
+            + "\(WebcomKey.maximumUTF8Count)"
+        )
+      }
+      guard case .object(let child) = node.value, let childRoot = child.root,
+        var found = excess(under: childRoot, depth: depth + 1, bytes: childBytes)
+      else { return nil }
       found.reversedKeys.append(key)
       return found
     }
-    guard let right = node.right else { return nil }
-    return excess(under: right, depth: depth, bytes: bytes)
   }
 }
 

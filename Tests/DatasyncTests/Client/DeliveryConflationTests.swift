@@ -143,13 +143,11 @@ import Testing
     }
     // A mailbox of its own, never kicked until the end: every post waits.
     let mailbox = DeliveryMailbox(queue: queue)
-    mailbox.post(
-      parcel(latestSubscription, [("v", 1)]),
-      [
-        parcel(perChildSubscription, [("a", 1), ("b", 1)]),
-        parcel(latestSubscription, [("v", 2)]), parcel(perChildSubscription, [("a", 2)]),
-      ])
-    mailbox.post(parcel(latestSubscription, [("v", 3)]), [parcel(perChildSubscription, [("c", 1)])])
+    mailbox.post([
+      parcel(latestSubscription, [("v", 1)]), parcel(perChildSubscription, [("a", 1), ("b", 1)]),
+      parcel(latestSubscription, [("v", 2)]), parcel(perChildSubscription, [("a", 2)]),
+    ])
+    mailbox.post([parcel(latestSubscription, [("v", 3)]), parcel(perChildSubscription, [("c", 1)])])
     #expect(mailbox.waitingEventCount == 4)
     mailbox.kick()
     queue.sync {}

@@ -149,12 +149,12 @@ import Testing
       // Enqueued before the posts below: a drain that takes them delivers them first.
       queue.async { log.update { $0.append("work enqueued earlier") } }
       for next in 1...3 {
-        mailbox.post(probe.parcel(poster: poster, sequence: next))
+        mailbox.post([probe.parcel(poster: poster, sequence: next)])
         mailbox.kick()
       }
     }
     made.update { $0 = probe }
-    mailbox.post(probe.parcel(poster: 0, sequence: 0))
+    mailbox.post([probe.parcel(poster: 0, sequence: 0)])
     mailbox.kick()
     queue.sync {}
     queue.sync {}
@@ -176,7 +176,7 @@ import Testing
     }
     DispatchQueue.concurrentPerform(iterations: posters) { poster in
       for sequence in 0..<postsPerPoster {
-        mailbox.post(probe.parcel(poster: poster, sequence: sequence))
+        mailbox.post([probe.parcel(poster: poster, sequence: sequence)])
         mailbox.kick()
         // Work enqueued after a post and its kick runs after that parcel's event.
         queue.async {
