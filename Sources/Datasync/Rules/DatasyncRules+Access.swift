@@ -32,18 +32,20 @@ extension DatasyncRules {
     _ path: DatasyncPath, auth: DatasyncAuthentication?, root: JSONValue, now: Date
   ) -> WebcomError? {
     if auth?.isAdmin == true { return nil }
-    let context = RuleContext(
-      auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: root, newRoot: root)
+    var evaluator = RuleEvaluator(
+      context: RuleContext(
+        auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: root, newRoot: root),
+      location: path.keys, depth: 0, data: .null, newData: .null)
     var node: RuleNode? = self.root
     var data = PathValues(root: root, path: path)
     var depth = 0
     while let current = node {
       if let read = current.read {
         if read.isLiteralTrue { return nil }
-        let value = read.readsData ? data.value(at: depth) : .null
-        let evaluator = RuleEvaluator(
-          context: context, location: path.keys, depth: depth, data: value, newData: value)
-        if evaluator.isTrue(read.expression) { return nil }
+        evaluator.depth = depth
+        evaluator.data = read.readsData ? data.value(at: depth) : .null
+        evaluator.newData = evaluator.data
+        if evaluator.isTrue(read.condition) { return nil }
       }
       guard depth < path.depth else { break }
       node = current.child(path.keys[depth])
@@ -77,7 +79,7 @@ extension DatasyncRules {
     newRoot: JSONValue, now: Date
   ) -> WebcomError? {
     if auth?.isAdmin == true || grantsEveryWrite { return nil }
-    let check = WriteCheck(
+    var check = WriteCheck(
       context: RuleContext(
         auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: oldRoot, newRoot: newRoot))
     for path in paths {
@@ -89,34 +91,38 @@ extension DatasyncRules {
 
 /// The evaluation of the rules of one write.
 private struct WriteCheck {
-  let context: RuleContext
+  /// The evaluator of every rule of the write, moved from location to location.
+  private var evaluator: RuleEvaluator
+
+  init(context: RuleContext) {
+    evaluator = RuleEvaluator(context: context, location: [], depth: 0, data: .null, newData: .null)
+  }
 
   /// Checks the write at `path`: `.write` on the way down, `.validate` on the way down and below.
-  func check(_ path: DatasyncPath, rules: RuleNode) -> WebcomError? {
+  mutating func check(_ path: DatasyncPath, rules: RuleNode) -> WebcomError? {
     var node: RuleNode? = rules
-    var data = PathValues(root: context.oldRoot, path: path)
-    var newData = context.newRoot
+    var data = PathValues(root: evaluator.context.oldRoot, path: path)
+    var newData = evaluator.context.newRoot
     var depth = 0
     var isGranted = false
     var refusal: WebcomError?
+    evaluator.location = path.keys
     while let current = node {
       if !isGranted, let write = current.write {
         if write.isLiteralTrue {
           isGranted = true
         } else {
-          let evaluator = evaluator(
-            location: path.keys, depth: depth,
-            data: write.readsData ? data.value(at: depth) : .null, newData: newData)
-          isGranted = evaluator.isTrue(write.expression)
+          move(
+            to: depth, data: write.readsData ? data.value(at: depth) : .null, newData: newData)
+          isGranted = evaluator.isTrue(write.condition)
         }
       }
       if newData.isNull {
         if isGranted { return refusal }
       } else if refusal == nil, let validate = current.validate {
-        refusal = self.refusal(
-          validate, location: path.keys, depth: depth,
-          data: validate.readsData ? data.value(at: depth) : .null, newData: newData,
-          path: path)
+        move(
+          to: depth, data: validate.readsData ? data.value(at: depth) : .null, newData: newData)
+        refusal = self.refusal(validate, path: path)
       }
       guard depth < path.depth else { break }
       let key = path.keys[depth]
@@ -132,18 +138,23 @@ private struct WriteCheck {
     }
     if let refusal { return refusal }
     guard let node, node.containsValidate, newData.children != nil else { return nil }
-    var location = path.keys
-    location.reserveCapacity(DatasyncPath.maximumDepth)
+    evaluator.location.reserveCapacity(DatasyncPath.maximumDepth)
     return validateBelow(
-      node, data: node.validateReadsData ? data.value(at: depth) : .null,
-      newData: newData, location: &location, path: path)
+      node, data: node.validateReadsData ? data.value(at: depth) : .null, newData: newData,
+      path: path)
   }
 
-  /// Evaluates the `.validate` rules that match the descendants of `newData`, which is at
-  /// `location` and matches `node`.
-  private func validateBelow(
-    _ node: RuleNode, data: JSONValue, newData: JSONValue, location: inout [WebcomKey],
-    path: DatasyncPath
+  /// Moves the evaluator to the first `depth` keys of its location.
+  private mutating func move(to depth: Int, data: JSONValue, newData: JSONValue) {
+    evaluator.depth = depth
+    evaluator.data = data
+    evaluator.newData = newData
+  }
+
+  /// Evaluates the `.validate` rules that match the descendants of `newData`, which is at the
+  /// evaluator's location and matches `node`.
+  private mutating func validateBelow(
+    _ node: RuleNode, data: JSONValue, newData: JSONValue, path: DatasyncPath
   ) -> WebcomError? {
     guard let children = newData.children else { return nil }
     let wildcard = node.wildcard.flatMap { $0.containsValidate ? $0 : nil }
@@ -153,8 +164,7 @@ private struct WriteCheck {
       namedCount += 1
       guard child.containsValidate else { continue }
       if let refusal = validate(
-        child: key, of: data, against: child, newData: childData, location: &location,
-        path: path)
+        child: key, of: data, against: child, newData: childData, path: path)
       {
         return refusal
       }
@@ -162,8 +172,7 @@ private struct WriteCheck {
     guard let wildcard, namedCount < children.count else { return nil }
     for (key, childData) in children where node.namedChild(key) == nil {
       if let refusal = validate(
-        child: key, of: data, against: wildcard, newData: childData, location: &location,
-        path: path)
+        child: key, of: data, against: wildcard, newData: childData, path: path)
       {
         return refusal
       }
@@ -172,45 +181,32 @@ private struct WriteCheck {
   }
 
   /// Evaluates the `.validate` rules that match `newData`, the new data of the child `key` of
-  /// `location` (where the data is `parentData`), and its descendants, against `node`.
-  private func validate(
+  /// the evaluator's location (where the data is `parentData`), and its descendants, against
+  /// `node`.
+  private mutating func validate(
     child key: WebcomKey, of parentData: JSONValue, against node: RuleNode, newData: JSONValue,
-    location: inout [WebcomKey], path: DatasyncPath
+    path: DatasyncPath
   ) -> WebcomError? {
-    location.append(key)
-    defer { location.removeLast() }
+    evaluator.location.append(key)
+    defer { evaluator.location.removeLast() }
     let data = node.validateReadsData ? parentData[key] : .null
-    if let validate = node.validate,
-      let refusal = refusal(
-        validate, location: location, depth: location.count, data: data, newData: newData,
-        path: path)
-    {
-      return refusal
+    if let validate = node.validate {
+      move(to: evaluator.location.count, data: data, newData: newData)
+      if let refusal = refusal(validate, path: path) { return refusal }
     }
-    return validateBelow(node, data: data, newData: newData, location: &location, path: path)
+    return validateBelow(node, data: data, newData: newData, path: path)
   }
 
-  private func evaluator(location: [WebcomKey], depth: Int, data: JSONValue, newData: JSONValue)
-    -> RuleEvaluator
-  {
-    RuleEvaluator(
-      context: context, location: location, depth: depth, data: data, newData: newData)
-  }
-
-  /// The error of a `.validate` rule that does not hold at a location, or `nil`.
-  private func refusal(
-    _ validate: RuleNode.Rule, location: [WebcomKey], depth: Int, data: JSONValue,
-    newData: JSONValue, path: DatasyncPath
-  ) -> WebcomError? {
+  /// The error of a `.validate` rule that does not hold where the evaluator is, or `nil`.
+  private func refusal(_ validate: RuleNode.Rule, path: DatasyncPath) -> WebcomError? {
     let reason: String
     do {
-      let evaluator = evaluator(location: location, depth: depth, data: data, newData: newData)
-      if try evaluator.boolean(validate.expression) { return nil }
+      if try evaluator.boolean(validate.condition) { return nil }
       reason = "it is false"
     } catch {
       reason = "it failed: \(error.message)"
     }
-    let place = DatasyncPath(validatedKeys: Array(location.prefix(depth)))
+    let place = DatasyncPath(validatedKeys: Array(evaluator.location.prefix(evaluator.depth)))
     return WebcomError(
       .permissionDenied,
       "writing \(WebcomKey.quoted(path.string)) is denied: the rule "

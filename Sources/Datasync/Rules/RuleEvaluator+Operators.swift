@@ -1,48 +1,9 @@
 extension RuleEvaluator {
   // MARK: - Strings
 
-  func stringMethod(_ method: RuleExpression.StringMethod, of string: String)
-    throws(RuleFailure) -> RuleValue
-  {
-    switch method {
-    case .length:
-      return .int(Int64(string.utf16.count))
-    case .contains(let argument):
-      let needle = try text(argument, for: method)
-      return .bool(
-        Self.firstOccurrence(of: needle, in: string, from: string.utf8.startIndex) != nil)
-    case .beginsWith(let argument):
-      return .bool(string.utf8.starts(with: try text(argument, for: method).utf8))
-    case .endsWith(let argument):
-      return .bool(
-        string.utf8.reversed().starts(with: try text(argument, for: method).utf8.reversed()))
-    case .replace(let pattern, let replacement):
-      return .string(
-        Self.replacing(
-          try text(pattern, for: method), with: try text(replacement, for: method), in: string))
-    case .toLowerCase:
-      return .string(string.lowercased())
-    case .toUpperCase:
-      return .string(string.uppercased())
-    case .matches(let regex):
-      return .bool(regex.matches(string))
-    }
-  }
-
-  private func text(_ expression: RuleExpression, for method: RuleExpression.StringMethod)
-    throws(RuleFailure) -> String
-  {
-    let value = try evaluate(expression)
-    guard case .string(let string) = value else {
-      throw RuleFailure(
-        message: "the argument of \(method.name) must be a string, found \(value.kindDescription)")
-    }
-    return string
-  }
-
   /// The UTF-8 range of the first occurrence of `needle` in `haystack` from `start`, in time
   /// linear in both (Knuth–Morris–Pratt); `nil` when there is none.
-  private static func firstOccurrence(
+  static func firstOccurrence(
     of needle: String, in haystack: String, from start: String.UTF8View.Index
   ) -> Range<String.UTF8View.Index>? {
     let pattern = Array(needle.utf8)
@@ -68,7 +29,7 @@ extension RuleEvaluator {
   }
 
   /// `string` with every occurrence of `pattern` (from the left, not overlapping) replaced.
-  private static func replacing(_ pattern: String, with replacement: String, in string: String)
+  static func replacing(_ pattern: String, with replacement: String, in string: String)
     -> String
   {
     guard !pattern.isEmpty else { return string }
@@ -90,12 +51,6 @@ extension RuleEvaluator {
     case double(Double)
   }
 
-  func number(_ expression: RuleExpression, for operation: String) throws(RuleFailure)
-    -> Number
-  {
-    try Self.number(try evaluate(expression), for: operation)
-  }
-
   static func number(_ value: RuleValue, for operation: String) throws(RuleFailure)
     -> Number
   {
@@ -107,16 +62,13 @@ extension RuleEvaluator {
     }
   }
 
-  func binary(
+  /// The result of an arithmetic operator (`+` also joins strings).
+  static func arithmetic(
     _ operation: RuleExpression.BinaryOperator, _ left: RuleValue, _ right: RuleValue
   ) throws(RuleFailure) -> RuleValue {
     switch operation {
-    case .equal: return .bool(Self.equals(left, right))
-    case .notEqual: return .bool(!Self.equals(left, right))
-    case .less: return .bool(try Self.order(left, right, "<") < 0)
-    case .lessOrEqual: return .bool(try Self.order(left, right, "<=") <= 0)
-    case .greater: return .bool(try Self.order(left, right, ">") > 0)
-    case .greaterOrEqual: return .bool(try Self.order(left, right, ">=") >= 0)
+    case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+      preconditionFailure("a comparison is not arithmetic")
     case .add:
       switch (left, right) {
       case (.string(let lhs), .string(let rhs)): return .string(lhs + rhs)
@@ -125,16 +77,16 @@ extension RuleEvaluator {
       case (.int, .string(let rhs)), (.double, .string(let rhs)):
         return .string((try Self.text(ofNumber: left)) + rhs)
       default:
-        return try Self.arithmetic(
+        return try Self.combine(
           Self.number(left, for: "+"), Self.number(right, for: "+"), "+",
           integer: { $0.addingReportingOverflow($1) }, double: +)
       }
     case .subtract:
-      return try Self.arithmetic(
+      return try Self.combine(
         Self.number(left, for: "-"), Self.number(right, for: "-"), "-",
         integer: { $0.subtractingReportingOverflow($1) }, double: -)
     case .multiply:
-      return try Self.arithmetic(
+      return try Self.combine(
         Self.number(left, for: "*"), Self.number(right, for: "*"), "*",
         integer: { $0.multipliedReportingOverflow(by: $1) }, double: *)
     case .divide:
@@ -142,7 +94,7 @@ extension RuleEvaluator {
       if case .int(let lhs) = dividend, case .int(let rhs) = divisor, rhs != 0,
         lhs.remainderReportingOverflow(dividingBy: rhs).partialValue == 0
       {
-        return try Self.arithmetic(
+        return try Self.combine(
           dividend, divisor, "/", integer: { $0.dividedReportingOverflow(by: $1) }, double: /)
       }
       guard Self.double(divisor) != 0 else { throw RuleFailure(message: "division by zero") }
@@ -158,7 +110,8 @@ extension RuleEvaluator {
     }
   }
 
-  private static func arithmetic(
+  /// The integer result of two integers when it does not overflow, else the floating one.
+  private static func combine(
     _ left: Number, _ right: Number, _ symbol: String,
     integer: (Int64, Int64) -> (partialValue: Int64, overflow: Bool),
     double: (Double, Double) -> Double
@@ -210,7 +163,7 @@ extension RuleEvaluator {
   }
 
   /// The order of two numbers or two strings: negative, zero or positive.
-  private static func order(_ left: RuleValue, _ right: RuleValue, _ symbol: String)
+  static func order(_ left: RuleValue, _ right: RuleValue, _ symbol: String)
     throws(RuleFailure) -> Int
   {
     switch (left, right) {

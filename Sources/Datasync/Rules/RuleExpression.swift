@@ -1,4 +1,4 @@
-/// A parsed, type-checked rule expression, evaluated by ``RuleEvaluator``.
+/// A parsed, type-checked rule expression, compiled by ``RuleCompiler`` when the rules are created.
 ///
 /// The parser resolves names when it builds the tree: `$` variables become the depth of the key
 /// they capture, `auth.uid`, `auth.provider` and `auth.token` become dedicated nodes, literal

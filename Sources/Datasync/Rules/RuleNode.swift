@@ -5,7 +5,8 @@
 final class RuleNode: Sendable {
   /// A compiled `.read`, `.write` or `.validate` rule.
   final class Rule: Sendable {
-    let expression: RuleExpression
+    /// The expression, compiled.
+    let condition: RuleCompiler.Condition
     /// The rule's path in the document, such as `/users/$uid/.write`.
     let path: String
     /// Whether the rule reads `data` (else it need not be looked up).
@@ -15,7 +16,7 @@ final class RuleNode: Sendable {
     let isLiteralTrue: Bool
 
     init(expression: RuleExpression, path: String) {
-      self.expression = expression
+      condition = RuleCompiler.condition(expression)
       self.path = path
       readsData = expression.mentions(.data)
       if case .literal(.bool(true)) = expression {

@@ -63,6 +63,10 @@ import Testing
   }
 
   private static func evaluate(_ expression: RuleExpression, auth: DatasyncAuthentication?) {
+    evaluate(RuleCompiler.condition(expression), auth: auth)
+  }
+
+  private static func evaluate(_ condition: RuleCompiler.Condition, auth: DatasyncAuthentication?) {
     let location: [WebcomKey] = ["users", "alice"]
     let evaluator = RuleEvaluator(
       context: RuleContext(
@@ -71,7 +75,7 @@ import Testing
       location: location, depth: 2,
       data: RulesFixture.oldRoot.value(at: location),
       newData: RulesFixture.newRoot.value(at: location))
-    _ = evaluator.isTrue(expression)
+    _ = evaluator.isTrue(condition)
   }
 
   @Test func randomTextParsesOrFailsWithAPosition() {
@@ -153,7 +157,7 @@ import Testing
         let rules = try DatasyncRules(json: RulesFixture.document(validating: text))
         parsed += 1
         Self.evaluate(
-          rules.root.child("users")!.child("alice")!.validate!.expression,
+          rules.root.child("users")!.child("alice")!.validate!.condition,
           auth: RulesFixture.alice)
       } catch {
         #expect(error.code == .invalidArgument)

@@ -70,7 +70,7 @@ enum RulesFixture {
       location: location, depth: 2, data: oldRoot.value(at: location),
       newData: newRoot.value(at: location))
     do {
-      return .value(try evaluator.boolean(rule.expression))
+      return .value(try evaluator.boolean(rule.condition))
     } catch {
       return .failure(error.message)
     }
