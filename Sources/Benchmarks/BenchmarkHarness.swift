@@ -95,6 +95,35 @@ final class BenchmarkHarness {
     return best
   }
 
+  /// Measures two bodies that each perform `operations` operations across threads (a write and
+  /// the wait for its event), in alternating runs (three of each, `first` first, after one
+  /// warm-up run of each), on the wall clock whatever `--cpu-time` says; returns ns per operation
+  /// of each, best run. As with ``measurePair(floor:_:iterations:floor:case:)``, a machine that
+  /// slows down or speeds up during the measurement affects both alike. Both run when either
+  /// name is included.
+  func measureBatchPair(
+    _ firstName: String, _ secondName: String, operations: Int, first: () -> Void,
+    second: () -> Void
+  ) -> (first: Double, second: Double) {
+    guard includes(firstName) || includes(secondName) else { return (.nan, .nan) }
+    first()
+    second()
+    var best = (first: Double.infinity, second: Double.infinity)
+    for _ in 0..<3 {
+      var start = DispatchTime.now().uptimeNanoseconds
+      first()
+      best.first = min(
+        best.first, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
+      start = DispatchTime.now().uptimeNanoseconds
+      second()
+      best.second = min(
+        best.second, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
+    }
+    report(firstName, value: best.first, unit: "ns/op")
+    report(secondName, value: best.second, unit: "ns/op")
+    return best
+  }
+
   /// Measures one run of the async `body` performing `operations` operations; ns per operation.
   @discardableResult
   func measureAsyncBatch(_ name: String, operations: Int, _ body: () async -> Void) async -> Double
