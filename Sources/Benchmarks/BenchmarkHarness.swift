@@ -6,13 +6,14 @@ import Foundation
 /// Each case body is run `iterations` times per round after a warm-up; the best of three rounds
 /// is reported, which keeps the figures stable on a shared machine. `--quick` divides iterations
 /// by 20 for a smoke run; `--filter TEXT` runs only the cases whose name contains TEXT;
-/// `--cpu-time` times the single-threaded cases (`measure`, `measureBatch`) by the CPU time of
-/// the measuring thread instead of the wall clock, which leaves out the time other processes take
-/// from it on a busy machine.
+/// `--cpu-time` times the single-threaded cases (`measure`, `measurePair`, `measureBatch`) by the
+/// CPU time of the measuring thread instead of the wall clock, which leaves out the time other
+/// processes take from it on a busy machine; the cases that wait for other threads
+/// (`measureCrossThreadBatch`, `measureBatchPair`) are always timed on the wall clock.
 final class BenchmarkHarness {
   let isQuick: Bool
   private let filter: String?
-  let usesThreadCPUTime: Bool
+  private let usesThreadCPUTime: Bool
 
   init(arguments: [String]) {
     isQuick = arguments.contains("--quick")
@@ -79,16 +80,32 @@ final class BenchmarkHarness {
     return best
   }
 
-  /// Measures one run of `body` that performs `operations` operations; returns ns per operation.
+  /// Measures one run of `body` that performs `operations` operations on the calling thread;
+  /// returns ns per operation.
   @discardableResult
   func measureBatch(_ name: String, operations: Int, _ body: () -> Void) -> Double {
+    measureBatch(name, operations: operations, clock: singleThreadNanoseconds, body)
+  }
+
+  /// Measures one run of `body` that performs `operations` operations each waiting for other
+  /// threads (a request and its answer, a write and its event), on the wall clock; returns ns
+  /// per operation.
+  @discardableResult
+  func measureCrossThreadBatch(_ name: String, operations: Int, _ body: () -> Void) -> Double {
+    measureBatch(
+      name, operations: operations, clock: { DispatchTime.now().uptimeNanoseconds }, body)
+  }
+
+  private func measureBatch(
+    _ name: String, operations: Int, clock: () -> UInt64, _ body: () -> Void
+  ) -> Double {
     guard includes(name) else { return .nan }
     body()
     var best = Double.infinity
     for _ in 0..<3 {
-      let start = singleThreadNanoseconds()
+      let start = clock()
       body()
-      let elapsed = singleThreadNanoseconds() - start
+      let elapsed = clock() - start
       best = min(best, Double(elapsed) / Double(operations))
     }
     report(name, value: best, unit: "ns/op")

@@ -93,7 +93,7 @@ enum DatabaseServerBenchmarks {
       for listener in listeners { listener.receive(until: "event: put") }
       let drain = StreamDrain(descriptors: listeners.map(\.descriptor))
       let operations = harness.scaled(2_000)
-      let nanoseconds = harness.measureBatch(name, operations: operations) {
+      let nanoseconds = harness.measureCrossThreadBatch(name, operations: operations) {
         for _ in 0..<operations {
           sequence += 1
           writer.roundTrip(putRequest("/bench/value.json", "\(sequence)"))

@@ -53,7 +53,7 @@ enum DatasyncConnectionBenchmarks {
     var value = 0
     let writes = harness.scaled(5_000)
     var bestToLocalEvent = Double.infinity
-    let roundTrip = harness.measureBatch(name, operations: writes) {
+    let roundTrip = harness.measureCrossThreadBatch(name, operations: writes) {
       var toLocalEvent: UInt64 = 0
       for _ in 0..<writes {
         value += 1
@@ -75,7 +75,7 @@ enum DatasyncConnectionBenchmarks {
     for (name, value) in [
       ("write -> local event / one queue hop", bestToLocalEvent),
       ("write -> local event -> ack round trip / one queue hop", roundTrip),
-    ] where floor.isFinite && value.isFinite && !harness.usesThreadCPUTime {
+    ] where floor.isFinite && value.isFinite {
       harness.report(
         "datasync connection: \(name)", String(format: "%12.2f x", value / floor))
     }

@@ -36,7 +36,7 @@ enum HTTPServerBenchmarks {
     let client = BenchmarkHTTPClient(port: server.port)
     let requests = harness.scaled(20_000)
     func measureRoundTrips(_ name: String) {
-      let nanoseconds = harness.measureBatch(name, operations: requests) {
+      let nanoseconds = harness.measureCrossThreadBatch(name, operations: requests) {
         for _ in 0..<requests { client.roundTrip() }
       }
       if nanoseconds.isFinite {
