@@ -66,17 +66,29 @@ final class BenchmarkHarness {
       floor()
       body()
     }
-    var best = (floor: Double.infinity, case: Double.infinity)
-    for _ in 0..<5 {
-      var start = singleThreadNanoseconds()
-      for _ in 0..<count { floor() }
-      best.floor = min(best.floor, Double(singleThreadNanoseconds() - start) / Double(count))
-      start = singleThreadNanoseconds()
-      for _ in 0..<count { body() }
-      best.case = min(best.case, Double(singleThreadNanoseconds() - start) / Double(count))
+    let best = alternate(
+      rounds: 5, operations: count, clock: singleThreadNanoseconds,
+      { for _ in 0..<count { floor() } }, { for _ in 0..<count { body() } })
+    report(floorName, value: best.first, unit: "ns/op")
+    report(caseName, value: best.second, unit: "ns/op")
+    return (best.first, best.second)
+  }
+
+  /// Runs `first` then `second`, `rounds` times, each run performing `operations` operations;
+  /// returns ns per operation of each, best run.
+  private func alternate(
+    rounds: Int, operations: Int, clock: () -> UInt64, _ first: () -> Void,
+    _ second: () -> Void
+  ) -> (first: Double, second: Double) {
+    var best = (first: Double.infinity, second: Double.infinity)
+    for _ in 0..<rounds {
+      var start = clock()
+      first()
+      best.first = min(best.first, Double(clock() - start) / Double(operations))
+      start = clock()
+      second()
+      best.second = min(best.second, Double(clock() - start) / Double(operations))
     }
-    report(floorName, value: best.floor, unit: "ns/op")
-    report(caseName, value: best.case, unit: "ns/op")
     return best
   }
 
@@ -125,17 +137,9 @@ final class BenchmarkHarness {
     guard includes(firstName) || includes(secondName) else { return (.nan, .nan) }
     first()
     second()
-    var best = (first: Double.infinity, second: Double.infinity)
-    for _ in 0..<3 {
-      var start = DispatchTime.now().uptimeNanoseconds
-      first()
-      best.first = min(
-        best.first, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
-      start = DispatchTime.now().uptimeNanoseconds
-      second()
-      best.second = min(
-        best.second, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations))
-    }
+    let best = alternate(
+      rounds: 3, operations: operations, clock: { DispatchTime.now().uptimeNanoseconds }, first,
+      second)
     report(firstName, value: best.first, unit: "ns/op")
     report(secondName, value: best.second, unit: "ns/op")
     return best

@@ -68,11 +68,8 @@ struct RuleEvaluator {
 
   /// The snapshot `root`, `data` or `newData`.
   func snapshot(_ start: RuleExpression.SnapshotRoot) -> RuleSnapshot {
-    switch start {
-    case .root: RuleSnapshot(isNew: false, value: context.oldRoot, depth: 0, extra: [])
-    case .data: RuleSnapshot(isNew: false, value: data, depth: depth, extra: [])
-    case .newData: RuleSnapshot(isNew: true, value: newData, depth: depth, extra: [])
-    }
+    let (value, depth) = self.start(start)
+    return RuleSnapshot(isNew: start == .newData, value: value, depth: depth, extra: [])
   }
 
   /// The parent of a snapshot, in the same tree.
