@@ -5,17 +5,7 @@ extension ClientStateMachine {
   /// to. A change sent before the back end learnt of an unlisten is dropped, so that the cache
   /// never holds data that nothing keeps up to date.
   private func concernsAListen(_ operation: WriteOperation) -> Bool {
-    let written = operation.writtenPaths
-    for path in written {
-      var location: DatasyncPath? = path
-      while let current = location {
-        if listens[current] != nil { return true }
-        location = current.parent
-      }
-    }
-    return listens.keys.contains { listened in
-      written.contains { $0.isAncestorOrSelf(of: listened) }
-    }
+    operation.writtenPaths.contains { listens.containsValue(atOrAround: $0) }
   }
 
   /// Handles a message of the back end.
@@ -42,7 +32,7 @@ extension ClientStateMachine {
         effects.append(.send(.authenticate(identifier, token: token)))
       }
       requests.sendQueuedAuthentications(into: &effects)
-      for path in listens.keys.sortedByString() {
+      for path in listens.paths(atOrBelow: .root).sortedByString() {
         effects.append(.send(.listen(path)))
       }
       requests.sendQueued(pending: cache.pending, into: &effects)
@@ -54,7 +44,7 @@ extension ClientStateMachine {
       guard listens[path] != nil else { break }
       views.events(of: cache.applyServer(.set(path, value)), cache: cache, into: &effects)
       listens[path]?.isComplete = true
-      views.complete(where: { path.isAncestorOrSelf(of: $0.path) }, cache: cache, into: &effects)
+      views.complete(atOrBelow: path, cache: cache, into: &effects)
     case .changed(let operation):
       guard concernsAListen(operation) else { break }
       views.events(of: cache.applyServer(operation), cache: cache, into: &effects)
@@ -146,7 +136,7 @@ extension ClientStateMachine {
   /// Whether a listen, complete or not, or data kept by an ended subscription is at, above or
   /// below a path.
   private func isListened(atOrAround path: DatasyncPath) -> Bool {
-    listens.keys.contains { path.overlaps($0) } || keptPaths.contains { path.overlaps($0) }
+    listens.containsValue(atOrAround: path) || keptPaths.containsValue(atOrAround: path)
   }
 
   /// Fails the authentication requests waiting for the back end (those not sent yet too when
@@ -176,7 +166,7 @@ extension ClientStateMachine {
     at path: DatasyncPath, error: WebcomError, into effects: inout [ClientEffect]
   ) {
     let revoked = views.removeViews(atOrBelow: path)
-    for listened in listens.keys where path.isAncestorOrSelf(of: listened) {
+    for listened in listens.paths(atOrBelow: path) {
       listens[listened] = nil
     }
     forget(path)

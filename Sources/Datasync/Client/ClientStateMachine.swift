@@ -20,10 +20,10 @@ struct ClientStateMachine {
 
   var cache = ClientCache()
   var views = ClientViews()
-  var listens: [DatasyncPath: Listen] = [:]
+  var listens = PathTrie<Listen>()
   /// The paths whose data an ended subscription kept (`keepData`): the cache keeps them, with
   /// this client's acknowledged writes there, until a subscription there ends with `forgetData`.
-  var keptPaths: Set<DatasyncPath> = []
+  var keptPaths = PathTrie<Void>()
   var requests = RequestLedger()
   private(set) var runningTransactions = RunningTransactions()
   /// The back end's clock minus the local clock, as last announced (kept while disconnected).
@@ -82,8 +82,11 @@ struct ClientStateMachine {
       operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
     views.events(of: change, cache: cache, into: &effects)
     let pending = cache.pending
+    // Only the views this write covers can become complete: an earlier write that covered a
+    // view completed it then, and a view made since was complete from the start.
     views.complete(
-      where: { pending.replacesWholeValue(at: $0.path) }, cache: cache, into: &effects)
+      atOrBelow: operation.path, where: { pending.replacesWholeValue(at: $0.path) }, cache: cache,
+      into: &effects)
     if isSending || operation.containsServerValues {
       send(.write(identifier, operation), into: &effects)
     } else {
@@ -240,10 +243,10 @@ struct ClientStateMachine {
       break
     case .keepData:
       stopListening(key.path, into: &effects)
-      keptPaths.insert(key.path)
+      keptPaths[key.path] = ()
     case .forgetData, .keepUpdatingDataWhenImplicit:
       stopListening(key.path, into: &effects)
-      keptPaths.remove(key.path)
+      keptPaths[key.path] = nil
       forget(key.path)
     }
     return effects
@@ -256,8 +259,7 @@ struct ClientStateMachine {
 
   /// Drops the cached data of a path that no listen keeps up to date any more.
   mutating func forget(_ path: DatasyncPath) {
-    guard !isCovered(path), !listens.keys.contains(where: { path.isAncestor(of: $0) })
-    else { return }
+    guard !isCovered(path), !listens.containsValue(below: path) else { return }
     cache.forget(path)
   }
 

@@ -42,6 +42,12 @@ struct ClientViews {
   }
 
   private var views: [Key: View] = [:]
+  /// The keys of the views at each path: a change looks only at the views at, above or below
+  /// what it changed, however many others there are.
+  private var keysByPath = PathTrie<[Key]>()
+  /// The number of views that are not complete yet: when none is, no write needs to look for
+  /// views it completes.
+  private var incompleteCount = 0
   private var keyOfSubscription: [SubscriptionIdentifier: Key] = [:]
   /// The number of subscribers, in every view, that asked for acknowledgement events: a write
   /// looks for the views to acknowledge only when there are some.
@@ -57,11 +63,15 @@ struct ClientViews {
   mutating func add(_ subscriber: Subscriber, to key: Key, isCompleteIfNew: Bool) -> View {
     keyOfSubscription[subscriber.identifier] = key
     if subscriber.wantsAcknowledgements { acknowledgementSubscriberCount += 1 }
-    let newView = View(
-      path: key.path, constraint: key.constraint, sequence: subscriber.sequence,
-      isComplete: isCompleteIfNew)
-    views[key, default: newView].subscribers.append(subscriber)
-    return views[key] ?? newView
+    if views[key] == nil {
+      views[key] = View(
+        path: key.path, constraint: key.constraint, sequence: subscriber.sequence,
+        isComplete: isCompleteIfNew)
+      keysByPath[key.path, default: []].append(key)
+      if !isCompleteIfNew { incompleteCount += 1 }
+    }
+    views[key]?.subscribers.append(subscriber)
+    return views[key]!
   }
 
   /// Removes a subscriber; returns the key of its view when the view went with it.
@@ -73,17 +83,60 @@ struct ClientViews {
       acknowledgementSubscriberCount -= 1
     }
     guard views[key]?.subscribers.isEmpty == true else { return nil }
-    views[key] = nil
+    removeView(key)
     return key
+  }
+
+  /// Removes the view of `key` (there is one) from the views and the index.
+  private mutating func removeView(_ key: Key) {
+    if views.removeValue(forKey: key)?.isComplete == false { incompleteCount -= 1 }
+    let others = keysByPath[key.path]?.filter { $0 != key } ?? []
+    keysByPath[key.path] = others.isEmpty ? nil : others
+  }
+
+  /// The keys of the views at or below a path, in no particular order.
+  private func keys(atOrBelow path: DatasyncPath) -> [Key] {
+    var keys: [Key] = []
+    keysByPath.forEachValue(atOrBelow: path) { keys += $0 }
+    return keys
+  }
+
+  /// Up to how many views a change looks at each of them rather than finding those it may have
+  /// touched in ``keysByPath``: telling an untouched view apart costs less than a search.
+  private static var scannedViewCount: Int { PathTrie<[Key]>.linearLimit }
+
+  /// Calls `body` with the position of each view whose data `effects` may have changed, once:
+  /// with few views, every view; else those at or above the path of an effect, and those below
+  /// it inside what it changed (``ViewRelevance`` tells which were touched).
+  private func forEachPosition(
+    touchedBy effects: some Collection<ChangeEffect>,
+    _ body: (Dictionary<Key, View>.Index) -> Void
+  ) {
+    guard views.count > Self.scannedViewCount else {
+      var position = views.startIndex
+      while position != views.endIndex {
+        body(position)
+        position = views.index(after: position)
+      }
+      return
+    }
+    var seen = Set<Key>()
+    for effect in effects {
+      keysByPath.forEachValue(atOrAround: effect.path, inChildren: effect.children) { keys in
+        for key in keys where effects.count == 1 || seen.insert(key).inserted {
+          if let position = views.index(forKey: key) { body(position) }
+        }
+      }
+    }
   }
 
   /// Removes the views at or below a path; returns their subscribers, views in creation order.
   mutating func removeViews(atOrBelow path: DatasyncPath) -> [SubscriptionIdentifier] {
-    let removed = views.filter { path.isAncestorOrSelf(of: $0.key.path) }
-      .sorted { $0.value.sequence < $1.value.sequence }
+    let removed = keys(atOrBelow: path).compactMap { key in views[key].map { (key, $0) } }
+      .sorted { $0.1.sequence < $1.1.sequence }
     var identifiers: [SubscriptionIdentifier] = []
     for (key, view) in removed {
-      views[key] = nil
+      removeView(key)
       for subscriber in view.subscribers {
         keyOfSubscription[subscriber.identifier] = nil
         if subscriber.wantsAcknowledgements { acknowledgementSubscriberCount -= 1 }
@@ -93,16 +146,21 @@ struct ClientViews {
     return identifiers
   }
 
-  /// Marks the incomplete views for which `isNowComplete` holds as complete, and replays their
-  /// data to their subscribers, in registration order.
+  /// Marks the incomplete views at or below `path` for which `isNowComplete` holds as complete,
+  /// and replays their data to their subscribers, in registration order.
   mutating func complete(
-    where isNowComplete: (View) -> Bool, cache: ClientCache, into effects: inout [ClientEffect]
+    atOrBelow path: DatasyncPath, where isNowComplete: (View) -> Bool = { _ in true },
+    cache: ClientCache, into effects: inout [ClientEffect]
   ) {
-    guard views.values.contains(where: { !$0.isComplete && isNowComplete($0) }) else { return }
-    let completed = views.filter { !$0.value.isComplete && isNowComplete($0.value) }
+    guard incompleteCount > 0 else { return }
+    let completed = keys(atOrBelow: path).compactMap { key in
+      views[key].flatMap { !$0.isComplete && isNowComplete($0) ? (key, $0) : nil }
+    }
+    guard !completed.isEmpty else { return }
     var replays: [(View, Subscriber)] = []
     for (key, view) in completed {
       views[key]?.isComplete = true
+      incompleteCount -= 1
       replays += view.subscribers.map { (view, $0) }
     }
     for (view, subscriber) in replays.sorted(by: { $0.1.sequence < $1.1.sequence }) {
@@ -140,10 +198,12 @@ struct ClientViews {
     by effects: [ChangeEffect], include: (View) -> Bool, namesChildren: (View) -> Bool
   ) -> [(View, ViewRelevance)] {
     var touched: [(View, ViewRelevance)] = []
-    for view in views.values where view.isComplete && include(view) {
+    forEachPosition(touchedBy: effects) { position in
+      let view = views.values[position]
+      guard view.isComplete, include(view) else { return }
       let relevance = ViewRelevance(
         of: effects, at: view.path, namesChildren: namesChildren(view))
-      if case .none = relevance { continue }
+      if case .none = relevance { return }
       touched.append((view, relevance))
     }
     guard touched.count > 1 else { return touched }
@@ -163,17 +223,16 @@ struct ClientViews {
     guard !views.isEmpty else { return }
     let changed = change.effects(to: cache.visible)
     guard !changed.isEmpty else { return }
-    // One pass over the complete views computes the diff of each view the change touched; the
-    // diffs are then put in event order (see `touched(by:include:namesChildren:)`). The views
-    // are read in place, by position, not copied.
+    // One pass over the complete views the change may have touched computes the diff of each
+    // it did touch; the diffs are then put in event order (see
+    // `touched(by:include:namesChildren:)`). The views are read in place, by position, not
+    // copied.
     var diffs = InlineFirstList<(position: Dictionary<Key, View>.Index, diff: ViewDiff)>()
-    var position = views.startIndex
-    while position != views.endIndex {
-      defer { position = views.index(after: position) }
+    forEachPosition(touchedBy: changed) { position in
       guard views.values[position].isComplete,
         let diff = Self.diff(
           of: views.values[position], changed: changed, old: change.old, new: cache.visible)
-      else { continue }
+      else { return }
       diffs.append((position, diff))
     }
     if diffs.count > 1 {

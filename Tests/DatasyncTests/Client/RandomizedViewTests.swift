@@ -4,7 +4,9 @@ import Testing
 @testable import Datasync
 
 /// Random writes against every kind of window: a list rebuilt from the events alone (additions
-/// inserted after their previous key, removals, changes) always equals the window of the data.
+/// inserted after their previous key, removals, changes) always equals the window of the data,
+/// whether the client has these views only or many more (then a write finds the views it
+/// touched through the index of their paths instead of looking at each).
 @Suite struct RandomizedViewTests {
   /// A window rebuilt from child events; accessed only on the test's queue.
   private final class Mirror: @unchecked Sendable {
@@ -44,7 +46,13 @@ import Testing
     }
   }
 
-  @Test(arguments: [1, 2, 3]) func windowsFollowRandomWrites(seed: UInt64) throws {
+  /// The last value event of each node watched, by path; accessed only on the test's queue.
+  private final class LastValues: @unchecked Sendable {
+    var json: [String: String] = [:]
+  }
+
+  @Test(arguments: [(1, false), (2, false), (3, false), (1, true), (2, true)])
+  func windowsFollowRandomWrites(seed: UInt64, watchesEveryChild: Bool) throws {
     var random = SeededRandom(seed: seed)
     let database = DatasyncDatabase()
     let queue = DispatchQueue(label: "test.randomized")
@@ -63,7 +71,19 @@ import Testing
       list.subscribe(
         to: .valueChange, childrenConstraint: constraint, queue: queue, onEvent: loaded.record)
     }
-    #expect(loaded.wait(forCount: constraints.count))
+    // Ten more views, one on each child (below the list's views): the client has more views than
+    // it looks at one by one.
+    let lastValues = LastValues()
+    let childKeys = (0..<10).map { "k\($0)" }
+    for key in childKeys where watchesEveryChild {
+      try list.relativeNodeThrows(for: key).subscribe(
+        to: .valueChange, queue: queue,
+        onEvent: { event in
+          lastValues.json[key] = event.value.json
+          loaded.record(event)
+        })
+    }
+    #expect(loaded.wait(forCount: constraints.count + (watchesEveryChild ? childKeys.count : 0)))
     let other = try makeApplication(database: database).datasyncService.createManager()
       .nodeThrows(for: "list")
     for step in 0..<300 {
@@ -94,6 +114,10 @@ import Testing
     let value = database.value(at: try DatasyncPath(parsing: "list"))
     let children = value.children ?? JSONObject()
     #expect(list.cachedValue.json == value.jsonString)
+    for key in childKeys where watchesEveryChild {
+      let expected = children[WebcomKey(key)]?.jsonString ?? "null"
+      #expect(queue.sync { lastValues.json[key] } == expected, "\(key)")
+    }
     for (constraint, mirror) in zip(constraints, mirrors) {
       let expected = children.elements(in: constraint.window(in: children)).map {
         "\($0.key.value)=\($0.value.jsonString)"
