@@ -13,6 +13,9 @@ func runDatasyncEngineBenchmarks(includes: (String) -> Bool, measure: BenchmarkM
   if includes("datasync: leaf set + event to 1 value subscriber") {
     leafSetWithOneValueSubscriber(measure: measure)
   }
+  if ["datasync: leaf set beside", "datasync: leaf set cost ratio"].contains(where: includes) {
+    leafSetBesideOtherSubscriptions(measure: measure)
+  }
   // Their set-ups fill large lists: skipped unless one of their cases is asked for.
   if ["datasync: push into 1000 children", "datasync: push cost ratio"].contains(where: includes) {
     pushWithLiveChildSubscription(measure: measure)
@@ -77,27 +80,55 @@ private func fill(_ node: DatasyncNode, children count: Int, queue: DispatchQueu
 }
 
 private func leafSetWithOneValueSubscriber(measure: BenchmarkMeasure) {
+  let name = "datasync: leaf set + event to 1 value subscriber"
+  let nanoseconds = leafSetCost(
+    besideSubscriptions: 0, iterations: 100_000, named: name, measure: measure)
+  report(name, String(format: "%10.0f sets/s", 1e9 / nanoseconds))
+}
+
+/// The cost of a leaf set and its event to 1 value subscriber while the client also has
+/// `others` value subscriptions on other nodes, none of which the sets touch.
+private func leafSetCost(
+  besideSubscriptions others: Int, iterations: Int, named name: String,
+  measure: BenchmarkMeasure
+) -> Double {
   let queue = DispatchQueue(label: "bench.leaf")
   let node = makeNode("bench/leaf")
+  let rows = node.parent!.relativeNode(for: "rows")!
   let counter = EventCounter()
-  let subscription = node.subscribe(
-    to: .valueChange, stores: false, queue: queue, onEvent: { _ in counter.increment() })
-  counter.expect(total: 1)
-  waitOrFail(counter.reached, "the replay")
-  let iterations = 100_000
+  var subscriptions = (0..<others).map { index in
+    rows.relativeNode(for: String(format: "r%05d", index))!.subscribe(
+      to: .valueChange, stores: false, queue: queue, onEvent: { _ in counter.increment() })
+  }
+  subscriptions.append(
+    node.subscribe(
+      to: .valueChange, stores: false, queue: queue, onEvent: { _ in counter.increment() }))
+  counter.expect(total: others + 1)
+  waitOrFail(counter.reached, "the replays")
   var value = 0
-  let nanoseconds = measure("datasync: leaf set + event to 1 value subscriber", iterations) {
+  let nanoseconds = measure(name, iterations) {
     value += 1
     node.set(value, queue: queue)
     if value == iterations {
-      counter.expect(total: 1 + iterations)
+      counter.expect(total: others + 1 + iterations)
       waitOrFail(counter.reached, "the events")
     }
   }
-  report(
-    "datasync: leaf set + event to 1 value subscriber",
-    String(format: "%10.0f sets/s", 1e9 / nanoseconds))
-  withExtendedLifetime(subscription) {}
+  withExtendedLifetime(subscriptions) {}
+  return nanoseconds
+}
+
+/// A client's write costs the same whatever the number of its subscriptions elsewhere: it finds
+/// the views it touched by path.
+private func leafSetBesideOtherSubscriptions(measure: BenchmarkMeasure) {
+  let costs = [0, 10_000].map { others in
+    leafSetCost(
+      besideSubscriptions: others, iterations: 20_000,
+      named: "datasync: leaf set beside \(others) other subscribed nodes", measure: measure)
+  }
+  reportCostRatio(
+    "datasync: leaf set cost ratio beside 10000 / 0 other subscribed nodes (goal <= 1.5)",
+    large: costs[1], small: costs[0])
 }
 
 /// A node filled with `children` children and a subscription to its `eventType` events on
