@@ -48,13 +48,46 @@ struct PathTrie<Value> {
       case .trie(let root): Self.node(at: path, under: root)?.value
       }
     }
-    set { set(newValue, at: path) }
+    set { modifyValue(at: path) { $0 = newValue } }
   }
 
   /// The value at `path`, `defaultValue` when it has none.
   subscript(path: DatasyncPath, default defaultValue: @autoclosure () -> Value) -> Value {
     get { self[path] ?? defaultValue() }
     set { self[path] = newValue }
+  }
+
+  /// Calls `body` with the value at `path` (nil when it has none) to change it in place: setting
+  /// nil removes it. Returns what `body` returns.
+  @discardableResult
+  mutating func modifyValue<Result>(
+    at path: DatasyncPath, _ body: (inout Value?) -> Result
+  ) -> Result {
+    switch storage {
+    case .list(var entries):
+      // Taken out of the storage, and the value out of the list, so that both change in place.
+      storage = .list([])
+      let index = entries.firstIndex { $0.path == path }
+      var value = index.map { entries.remove(at: $0).value }
+      let result = body(&value)
+      if let value { entries.insert((path, value), at: index ?? entries.count) }
+      if entries.count > Self.linearLimit {
+        var root = Node()
+        for (path, value) in entries {
+          Self.modify(keys: path.keys[...], in: &root) { $0 = value }
+        }
+        storage = .trie(root)
+      } else {
+        storage = .list(entries)
+      }
+      return result
+    case .trie(var root):
+      storage = .list([])
+      let result = Self.modify(keys: path.keys[...], in: &root, body)
+      storage = .trie(root)
+      if root.count <= Self.linearLimit / 2 { storage = .list(entries(atOrBelow: .root)) }
+      return result
+    }
   }
 
   /// Whether a value is at `path`, above it or below it.
@@ -151,32 +184,6 @@ struct PathTrie<Value> {
     }
   }
 
-  private mutating func set(_ value: Value?, at path: DatasyncPath) {
-    switch storage {
-    case .list(var entries):
-      storage = .list([])
-      let index = entries.firstIndex { $0.path == path }
-      switch (index, value) {
-      case (let index?, let value?): entries[index].value = value
-      case (let index?, nil): entries.remove(at: index)
-      case (nil, let value?): entries.append((path, value))
-      case (nil, nil): break
-      }
-      guard entries.count > Self.linearLimit else {
-        storage = .list(entries)
-        return
-      }
-      var root = Node()
-      for (path, value) in entries { Self.set(value, keys: path.keys[...], in: &root) }
-      storage = .trie(root)
-    case .trie(var root):
-      storage = .list([])
-      Self.set(value, keys: path.keys[...], in: &root)
-      storage = .trie(root)
-      if root.count <= Self.linearLimit / 2 { storage = .list(entries(atOrBelow: .root)) }
-    }
-  }
-
   private static func node(at path: DatasyncPath, under root: Node) -> Node? {
     var node = root
     for key in path.keys {
@@ -186,20 +193,23 @@ struct PathTrie<Value> {
     return node
   }
 
-  /// Sets the value below `node` at the path `keys` leads to, keeping the counts and dropping
-  /// the branches left empty.
-  private static func set(_ value: Value?, keys: ArraySlice<WebcomKey>, in node: inout Node) {
+  /// Calls `body` with the value below `node` at the path `keys` leads to, in place, keeping the
+  /// counts and dropping the branches left empty.
+  private static func modify<Result>(
+    keys: ArraySlice<WebcomKey>, in node: inout Node, _ body: (inout Value?) -> Result
+  ) -> Result {
     guard let key = keys.first else {
-      node.count += (value == nil ? 0 : 1) - (node.value == nil ? 0 : 1)
-      node.value = value
-      return
+      let had = node.value != nil
+      let result = body(&node.value)
+      node.count += (node.value == nil ? 0 : 1) - (had ? 1 : 0)
+      return result
     }
-    if value == nil && node.children[key] == nil { return }
     let before = node.children[key]?.count ?? 0
-    set(value, keys: keys.dropFirst(), in: &node.children[key, default: Node()])
+    let result = modify(keys: keys.dropFirst(), in: &node.children[key, default: Node()], body)
     let after = node.children[key]?.count ?? 0
     node.count += after - before
     if after == 0 { node.children[key] = nil }
+    return result
   }
 
   private static func forEachValue(in node: Node, _ body: (Value) throws -> Void) rethrows {
