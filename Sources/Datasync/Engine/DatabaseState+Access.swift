@@ -27,10 +27,12 @@ extension DatabaseState {
     do {
       applied = try write.applyingAuthoritatively(to: root)
     } catch {
-      try checkWrite(write, producing: write.treeIfItSucceeded(on: root), auth: auth, now: now)
+      try checkWrite(
+        write, producing: write.treeIfItSucceeded(on: root), isApplied: false, auth: auth, now: now)
       throw error
     }
-    try checkWrite(write, producing: applied.tree, auth: auth, now: now)
+    try checkWrite(
+      applied.announced, producing: applied.tree, isApplied: true, auth: auth, now: now)
     return applied
   }
 
@@ -68,17 +70,25 @@ extension DatabaseState {
   }
 
   /// Checks the rules for a write that changes the tree into `newRoot`.
+  ///
+  /// - Parameter isApplied: Whether `write` is the write as applied (the `announced` write of
+  ///   ``WriteOperation/applyingAuthoritatively(to:)``): a set then holds the new value at its
+  ///   path, which the check need not look up.
   private func checkWrite(
-    _ write: WriteOperation, producing newRoot: JSONValue, auth: DatasyncAuthentication?,
-    now: Date
+    _ write: WriteOperation, producing newRoot: JSONValue, isApplied: Bool,
+    auth: DatasyncAuthentication?, now: Date
   ) throws(WebcomError) {
     // Spares finding the written paths when the rules grant every write.
     guard !rules.grantsEveryWrite else { return }
-    if let denied = rules.checkWrite(
-      at: write.writtenPaths, auth: auth, oldRoot: root, newRoot: newRoot, now: now)
-    {
-      throw denied
-    }
+    let denied =
+      if isApplied, case .set(let path, let value) = write {
+        rules.checkWrite(
+          setting: value, at: path, auth: auth, oldRoot: root, newRoot: newRoot, now: now)
+      } else {
+        rules.checkWrite(
+          at: write.writtenPaths, auth: auth, oldRoot: root, newRoot: newRoot, now: now)
+      }
+    if let denied { throw denied }
   }
 }
 

@@ -78,14 +78,38 @@ extension DatasyncRules {
     at paths: [DatasyncPath], auth: DatasyncAuthentication?, oldRoot: JSONValue,
     newRoot: JSONValue, now: Date
   ) -> WebcomError? {
-    if auth?.isAdmin == true || grantsEveryWrite { return nil }
-    var check = WriteCheck(
-      context: RuleContext(
-        auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: oldRoot, newRoot: newRoot))
+    guard var check = writeCheck(auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now) else {
+      return nil
+    }
     for path in paths {
       if let error = check.check(path, rules: root) { return error }
     }
     return nil
+  }
+
+  /// ``checkWrite(at:auth:oldRoot:newRoot:now:)`` for a write of one location whose new value the
+  /// caller knows (a set, or an increment or a transaction as applied): the same result, with the
+  /// new data at `path` taken from `newValue` rather than looked up in `newRoot`. When it is not
+  /// null, every node above `path` is an object holding it, so the new data there is looked up
+  /// only for the rules that read it.
+  ///
+  /// - Parameter newValue: The value at `path` in `newRoot`.
+  func checkWrite(
+    setting newValue: JSONValue, at path: DatasyncPath, auth: DatasyncAuthentication?,
+    oldRoot: JSONValue, newRoot: JSONValue, now: Date
+  ) -> WebcomError? {
+    var check = writeCheck(auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now)
+    return check?.check(path, rules: root, newValue: newValue)
+  }
+
+  /// The check of a write, `nil` when the client may write anything.
+  private func writeCheck(
+    auth: DatasyncAuthentication?, oldRoot: JSONValue, newRoot: JSONValue, now: Date
+  ) -> WriteCheck? {
+    if auth?.isAdmin == true || grantsEveryWrite { return nil }
+    return WriteCheck(
+      context: RuleContext(
+        auth: auth, now: WebcomDate(now).milliseconds ?? 0, oldRoot: oldRoot, newRoot: newRoot))
   }
 }
 
@@ -99,10 +123,14 @@ private struct WriteCheck {
   }
 
   /// Checks the write at `path`: `.write` on the way down, `.validate` on the way down and below.
-  mutating func check(_ path: DatasyncPath, rules: RuleNode) -> WebcomError? {
+  /// `newValue`, when given, is the new data at `path` (see
+  /// ``DatasyncRules/checkWrite(setting:at:auth:oldRoot:newRoot:now:)``).
+  mutating func check(_ path: DatasyncPath, rules: RuleNode, newValue: JSONValue? = nil)
+    -> WebcomError?
+  {
     var node: RuleNode? = rules
     var data = PathValues(root: evaluator.context.oldRoot, path: path)
-    var newData = evaluator.context.newRoot
+    var newData = PathValues(root: evaluator.context.newRoot, path: path, last: newValue)
     var depth = 0
     var isGranted = false
     var refusal: WebcomError?
@@ -112,22 +140,18 @@ private struct WriteCheck {
         if write.isLiteralTrue {
           isGranted = true
         } else {
-          move(
-            to: depth, data: write.readsData ? data.value(at: depth) : .null, newData: newData)
+          move(to: depth, for: write, data: &data, newData: &newData)
           isGranted = evaluator.isTrue(write.condition)
         }
       }
-      if newData.isNull {
+      if newData.isNull(at: depth) {
         if isGranted { return refusal }
       } else if refusal == nil, let validate = current.validate {
-        move(
-          to: depth, data: validate.readsData ? data.value(at: depth) : .null, newData: newData)
+        move(to: depth, for: validate, data: &data, newData: &newData)
         refusal = self.refusal(validate, path: path)
       }
       guard depth < path.depth else { break }
-      let key = path.keys[depth]
-      node = current.child(key)
-      newData = newData[key]
+      node = current.child(path.keys[depth])
       depth += 1
     }
     guard isGranted else {
@@ -137,11 +161,22 @@ private struct WriteCheck {
           + "grants access")
     }
     if let refusal { return refusal }
-    guard let node, node.containsValidate, newData.children != nil else { return nil }
+    let newValue = newData.value(at: depth)
+    guard let node, node.containsValidate, newValue.children != nil else { return nil }
     evaluator.location.reserveCapacity(DatasyncPath.maximumDepth)
     return validateBelow(
-      node, data: node.validateReadsData ? data.value(at: depth) : .null, newData: newData,
+      node, data: node.validateReadsData ? data.value(at: depth) : .null, newData: newValue,
       path: path)
+  }
+
+  /// Moves the evaluator to the first `depth` keys of its location for `rule`, with the data and
+  /// new data there that the rule reads (null for those it does not read).
+  private mutating func move(
+    to depth: Int, for rule: RuleNode.Rule, data: inout PathValues, newData: inout PathValues
+  ) {
+    move(
+      to: depth, data: rule.readsData ? data.value(at: depth) : .null,
+      newData: rule.readsNewData ? newData.value(at: depth) : .null)
   }
 
   /// Moves the evaluator to the first `depth` keys of its location.
@@ -220,18 +255,29 @@ private struct PathValues {
   private let path: DatasyncPath
   private var value: JSONValue
   private var depth = 0
+  /// The value at the end of the path, when the caller knows it and it is not null.
+  private let last: JSONValue?
 
-  init(root: JSONValue, path: DatasyncPath) {
+  /// The values of `root` along `path`; `last`, when given, is the value at the end of the path.
+  init(root: JSONValue, path: DatasyncPath, last: JSONValue? = nil) {
     self.path = path
     value = root
+    self.last = last.flatMap { $0.isNull ? nil : $0 }
   }
 
   /// The value at the first `depth` keys of the path (never less deep than asked before).
   mutating func value(at depth: Int) -> JSONValue {
+    if depth == path.depth, let last { return last }
     while self.depth < depth {
       value = value[path.keys[self.depth]]
       self.depth += 1
     }
     return value
+  }
+
+  /// Whether the value at the first `depth` keys of the path is null: never, without a look-up,
+  /// when the value at the end is known not to be (every node above it is an object holding it).
+  mutating func isNull(at depth: Int) -> Bool {
+    last == nil && value(at: depth).isNull
   }
 }

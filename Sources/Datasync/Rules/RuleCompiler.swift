@@ -38,6 +38,8 @@ enum RuleCompiler {
       }
     case .read(let start, let paths, let method):
       guard let test = booleanTest(method) else { break }
+      // `data`, `newData` or `root` itself is tested without a call to read it.
+      guard !paths.isEmpty else { return { evaluator in test(evaluator.start(start).value) } }
       let node = read(from: start, through: paths)
       return { evaluator throws(RuleFailure) in test(try node(evaluator)) }
     default:
@@ -145,8 +147,13 @@ enum RuleCompiler {
         return try method(evaluator, snapshot)
       }
     case .read(let start, let paths, let method):
-      let node = read(from: start, through: paths)
       let test = test(method)
+      guard !paths.isEmpty else {
+        return { evaluator throws(RuleFailure) in
+          try test(evaluator, evaluator.start(start).value)
+        }
+      }
+      let node = read(from: start, through: paths)
       return { evaluator throws(RuleFailure) in try test(evaluator, try node(evaluator)) }
     case .stringMethod(let base, let method):
       let base = value(base)

@@ -11,6 +11,9 @@ final class RuleNode: Sendable {
     let path: String
     /// Whether the rule reads `data` (else it need not be looked up).
     let readsData: Bool
+    /// Whether the rule reads `newData` (else it need not be looked up where the write check
+    /// knows the new data is not null).
+    let readsNewData: Bool
     /// Whether the rule is the literal `true` (`true` in the document, or `"true"`): it grants
     /// access without being evaluated.
     let isLiteralTrue: Bool
@@ -19,6 +22,7 @@ final class RuleNode: Sendable {
       condition = RuleCompiler.condition(expression)
       self.path = path
       readsData = expression.mentions(.data)
+      readsNewData = expression.mentions(.newData)
       if case .literal(.bool(true)) = expression {
         isLiteralTrue = true
       } else {

@@ -59,7 +59,8 @@ package enum RulesProbes {
   /// One message written into a chat database, checked under the chat's rules or open rules.
   package struct MessageWrite: Sendable {
     private let chatRules: DatasyncRules
-    private let write: WriteOperation
+    private let path: DatasyncPath
+    private let message: JSONValue
     fileprivate let oldRoot: JSONValue
     private let newRoot: JSONValue
     private let auth: DatasyncAuthentication
@@ -95,24 +96,29 @@ package enum RulesProbes {
           .setting(.string("alice"), for: "author")
           .setting(.string("Hello, everyone!"), for: "text")
           .setting(sent, for: "sent"))
-      let path = DatasyncPath(
+      path = DatasyncPath(
         validatedKeys: ["rooms", "room0", "messages", PushIdentifierGenerator().next(at: now)])
-      write = .set(path, message)
+      self.message = message
       oldRoot = tree
       newRoot = tree.setting(message, at: path.keys)
       messageCount = rooms * messagesPerRoom
     }
 
-    /// Checks the write under the chat's rules; whether it is allowed.
+    /// Checks the write under the chat's rules, as the database checks a set; whether it is
+    /// allowed.
     package func checkUnderChatRules() -> Bool {
-      chatRules.checkWrite(
-        at: [write.path], auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now) == nil
+      check(under: chatRules)
     }
 
     /// Checks the write under ``DatasyncRules/open``; whether it is allowed.
     package func checkUnderOpenRules() -> Bool {
-      DatasyncRules.open.checkWrite(
-        at: [write.path], auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now) == nil
+      check(under: .open)
+    }
+
+    private func check(under rules: DatasyncRules) -> Bool {
+      rules.checkWrite(
+        setting: message, at: path, auth: auth, oldRoot: oldRoot, newRoot: newRoot, now: now)
+        == nil
     }
   }
 

@@ -69,17 +69,30 @@ import Testing
     rules.canRead(Self.path(path), auth: auth, root: tree, now: now)
   }
 
-  /// Checks writing each JSON value at its path (all in one write) over `tree`.
+  /// Checks writing each JSON value at its path (all in one write) over `tree`. A write of one
+  /// path is also checked as the database checks a set, with its new value known
+  /// (``DatasyncRules/checkWrite(setting:at:auth:oldRoot:newRoot:now:)``), which must give the
+  /// same answer.
   static func write(
     _ changes: KeyValuePairs<String, String>, as auth: DatasyncAuthentication?,
-    over tree: JSONValue = tree, rules: DatasyncRules = rules
+    over tree: JSONValue = tree, rules: DatasyncRules = rules,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) -> WebcomError? {
     var newRoot = tree
     for (path, json) in changes {
       newRoot = newRoot.setting(RulesFixture.tree(json), at: Self.path(path).keys)
     }
-    return rules.checkWrite(
+    let error = rules.checkWrite(
       at: changes.map { Self.path($0.key) }, auth: auth, oldRoot: tree, newRoot: newRoot, now: now)
+    if changes.count == 1, let (path, json) = changes.first {
+      let known = rules.checkWrite(
+        setting: RulesFixture.tree(json), at: Self.path(path), auth: auth, oldRoot: tree,
+        newRoot: newRoot, now: now)
+      #expect(
+        known?.code == error?.code && known?.message == error?.message,
+        "the known new value changed the answer", sourceLocation: sourceLocation)
+    }
+    return error
   }
 
   // MARK: - Reads
@@ -292,6 +305,40 @@ import Testing
           + "number)") == true)
     let future = Self.write(["/posts/p2": #"{"created": 1800000000000}"#], as: Self.alice)
     #expect(future?.message.contains("\"/posts/$post/.validate\"") == true)
+  }
+
+  /// A write whose new value is known looks the new data up only where a rule reads it; the
+  /// answers are those of a check that looks it up everywhere (the helper compares both): a
+  /// `.write` and a `.validate` above the path reading `newData`, a deletion that empties the
+  /// nodes above it (they are then null, and validation stops there), data read below the path.
+  @Test func aKnownNewValueGivesTheSameAnswers() throws {
+    let rules = try DatasyncRules(
+      json: """
+        {
+          "rules": {
+            "a": {
+              ".write": "newData.child('b/c').val() != 13",
+              ".validate": "newData.hasChildren(['b'])",
+              "b": {
+                "c": { ".validate": "newData.isNumber()" },
+                "d": { ".validate": "!data.exists() || newData.val() == data.val()" }
+              }
+            }
+          }
+        }
+        """)
+    let tree = RulesFixture.tree(#"{"a": {"b": {"c": 1, "d": 2}}}"#)
+    func write(_ path: String, _ json: String) -> WebcomError? {
+      Self.write([path: json], as: Self.alice, over: tree, rules: rules)
+    }
+    #expect(write("/a/b/c", "5") == nil)
+    #expect(write("/a/b/c", "13")?.message.contains("no .write rule") == true)
+    #expect(write("/a/b/c", #""five""#)?.message.contains("\"/a/b/c/.validate\"") == true)
+    #expect(write("/a/b/c", "null") == nil)
+    #expect(write("/a/b", "null") == nil, "deleting every child of /a skips its validation")
+    #expect(write("/a/b/d", "2") == nil)
+    #expect(write("/a/b/d", "3")?.message.contains("\"/a/b/d/.validate\"") == true)
+    #expect(write("/a", #"{"x": 1}"#)?.message.contains("\"/a/.validate\"") == true)
   }
 
   /// Rules are immutable: many threads check reads and writes at once and all get the answers a
