@@ -194,12 +194,15 @@ private struct WriteCheck {
     guard let children = newData.children else { return nil }
     let wildcard = node.wildcard.flatMap { $0.containsValidate ? $0 : nil }
     var namedCount = 0
-    for (key, child) in node.namedChildren where child.containsValidate || wildcard != nil {
-      guard let childData = children[key] else { continue }
+    // By position: iterating the pairs would copy each (its node retained, then released).
+    let named = node.namedChildren
+    for index in named.indices where named[index].node.containsValidate || wildcard != nil {
+      guard let childData = children[named[index].key] else { continue }
       namedCount += 1
-      guard child.containsValidate else { continue }
+      guard named[index].node.containsValidate else { continue }
       if let refusal = validate(
-        child: key, of: data, against: child, newData: childData, path: path)
+        child: named[index].key, of: data, against: named[index].node, newData: childData,
+        path: path)
       {
         return refusal
       }

@@ -202,6 +202,16 @@ extension RuleCompiler {
         return keys
       }
       guard literalPaths.count == paths.count else { return nil }
+      if literalPaths.allSatisfy({ $0.count == 1 }) {
+        // Children of one key each (`hasChildren(['author', 'text'])`) are looked up in the
+        // node's object without copying their values.
+        let keys = literalPaths.map { $0[0] }
+        return { value in
+          guard case .object(let object) = value else { return keys.isEmpty }
+          for key in keys where !object.containsKey(key) { return false }
+          return true
+        }
+      }
       return { value in literalPaths.allSatisfy { !value.value(at: $0).isNull } }
     case .child, .parent, .hasChild, .val:
       return nil

@@ -56,6 +56,10 @@ package struct JSONObject: Sendable {
   /// The value of a key, `nil` when absent.
   subscript(key: WebcomKey) -> JSONValue? { map.value(for: key) }
 
+  /// Whether the map binds `key` (to a value that is not null, as every value it holds), found
+  /// without copying the value.
+  func containsKey(_ key: WebcomKey) -> Bool { map.search(for: key).isBound }
+
   /// The map with `key` bound to `value`, or without `key` when `value` is null (or an empty
   /// object).
   func setting(_ value: JSONValue, for key: WebcomKey) -> JSONObject {
