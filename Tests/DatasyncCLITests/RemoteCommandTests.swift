@@ -164,6 +164,9 @@ import Testing
     defer { restarted.stop(with: SIGTERM) }
     #expect(complaints.wait { $0.contains("reconnected") }.last == "datasync: reconnected")
     #expect(try runDatasync(["set", "\(url)/rooms/a", "1"]).status == 0)
-    #expect(lines.wait { $0 == "added a 1" }.suffix(2) == ["added a 1", #"value rooms {"a":1}"#])
+    // Waits for the last of the two lines: the first may be read alone.
+    #expect(
+      lines.wait { $0 == #"value rooms {"a":1}"# }.suffix(2)
+        == ["added a 1", #"value rooms {"a":1}"#])
   }
 }
