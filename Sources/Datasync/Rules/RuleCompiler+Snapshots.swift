@@ -18,10 +18,11 @@ extension RuleCompiler {
     @Sendable (RuleEvaluator, inout JSONValue, inout Int) throws(RuleFailure) -> Void
 
   /// The node that `root`, `data` or `newData` followed by `child()` calls with `paths` reads.
+  /// `paths` is not empty: `condition(_:)` and `value(_:)` read `root`, `data` or `newData`
+  /// itself in the closure that uses it, without calling another.
   static func read(
     from start: RuleExpression.SnapshotRoot, through paths: [RuleExpression.PathArgument]
   ) -> @Sendable (RuleEvaluator) throws(RuleFailure) -> JSONValue {
-    guard !paths.isEmpty else { return { evaluator in evaluator.start(start).value } }
     let descent = descent(paths[...])
     return { evaluator throws(RuleFailure) in
       var (value, depth) = evaluator.start(start)
