@@ -6,8 +6,8 @@ struct ChangeEffect {
   /// changed kind, for example from a string to an object).
   let children: Set<WebcomKey>?
   /// The values at `path` before and after the change (null where absent), when the change set
-  /// the node whole and found them while doing so: a view of the parent's children then takes
-  /// them instead of looking the child up in both trees.
+  /// the node whole and found them while doing so; they differ. A view of the node or of the
+  /// parent's children then takes them instead of looking the node up in both trees.
   let values: (before: JSONValue, after: JSONValue)?
 
   /// The effect a footprint allows: everything it may have modified.

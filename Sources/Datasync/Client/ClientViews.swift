@@ -105,29 +105,32 @@ struct ClientViews {
   /// touched in ``keysByPath``: telling an untouched view apart costs less than a search.
   private static var scannedViewCount: Int { PathTrie<[Key]>.linearLimit }
 
-  /// Calls `body` with the position of each view whose data `effects` may have changed, once:
-  /// with few views, every view; else those at or above the path of an effect, and those below
-  /// it inside what it changed (``ViewRelevance`` tells which were touched).
-  private func forEachPosition(
-    touchedBy effects: some Collection<ChangeEffect>,
-    _ body: (Dictionary<Key, View>.Index) -> Void
-  ) {
+  /// The position of each view whose data `effects` may have changed, once: with few views,
+  /// every view; else those at or above the path of an effect, and those below it inside what it
+  /// changed (``ViewRelevance`` tells which were touched).
+  ///
+  /// Made without a closure over the views or the effects, which would copy them.
+  private func positions(touchedBy effects: some Collection<ChangeEffect>) -> InlineFirstList<
+    Dictionary<Key, View>.Index
+  > {
+    var positions = InlineFirstList<Dictionary<Key, View>.Index>()
     guard views.count > Self.scannedViewCount else {
       var position = views.startIndex
       while position != views.endIndex {
-        body(position)
+        positions.append(position)
         position = views.index(after: position)
       }
-      return
+      return positions
     }
     var seen = Set<Key>()
     for effect in effects {
       keysByPath.forEachValue(atOrAround: effect.path, inChildren: effect.children) { keys in
         for key in keys where effects.count == 1 || seen.insert(key).inserted {
-          if let position = views.index(forKey: key) { body(position) }
+          if let position = views.index(forKey: key) { positions.append(position) }
         }
       }
     }
+    return positions
   }
 
   /// Removes the views at or below a path; returns their subscribers, views in creation order.
@@ -198,12 +201,12 @@ struct ClientViews {
     by effects: [ChangeEffect], include: (View) -> Bool, namesChildren: (View) -> Bool
   ) -> [(View, ViewRelevance)] {
     var touched: [(View, ViewRelevance)] = []
-    forEachPosition(touchedBy: effects) { position in
+    for position in positions(touchedBy: effects) {
       let view = views.values[position]
-      guard view.isComplete, include(view) else { return }
+      guard view.isComplete, include(view) else { continue }
       let relevance = ViewRelevance(
         of: effects, at: view.path, namesChildren: namesChildren(view))
-      if case .none = relevance { return }
+      if case .none = relevance { continue }
       touched.append((view, relevance))
     }
     guard touched.count > 1 else { return touched }
@@ -223,45 +226,70 @@ struct ClientViews {
     guard !views.isEmpty else { return }
     let changed = change.effects(to: cache.visible)
     guard !changed.isEmpty else { return }
-    // One pass over the complete views the change may have touched computes the diff of each
-    // it did touch; the diffs are then put in event order (see
-    // `touched(by:include:namesChildren:)`). The views are read in place, by position, not
-    // copied.
-    var diffs = InlineFirstList<(position: Dictionary<Key, View>.Index, diff: ViewDiff)>()
-    forEachPosition(touchedBy: changed) { position in
-      guard views.values[position].isComplete,
+    // The views are read in place, by position, not copied.
+    let positions = positions(touchedBy: changed)
+    guard positions.count > 1 else {
+      // One view, the usual case: its events, children first, straight from its diff.
+      guard let position = positions.first, views.values[position].isComplete,
         let diff = Self.diff(
           of: views.values[position], changed: changed, old: change.old, new: cache.visible)
       else { return }
-      diffs.append((position, diff))
+      appendChildEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
+      appendValueEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
+      return
     }
-    if diffs.count > 1 {
-      diffs.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
-    }
-    for (position, diff) in diffs where !diff.children.isEmpty {
-      // A window's events may name children the change did not touch (those that enter or
-      // leave it): only a view of all the children has events on touched data alone.
-      let isLocalWrite = change.isLocalWrite && views.values[position].constraint == .all
-      let records = diff.children.map {
-        Self.record(for: $0, in: views.values[position], cache: cache, isLocalWrite: isLocalWrite)
-      }
-      for subscriber in views.values[position].subscribers
-      where !subscriber.eventType.isValueType {
-        // A subscriber of every kind of child event shares the records.
-        let wanted =
-          records.allSatisfy { subscriber.wants($0.eventType) }
-          ? records : records.filter { subscriber.wants($0.eventType) }
-        if !wanted.isEmpty { effects.append(.deliver(wanted, to: subscriber.identifier)) }
+    // Every view touched is diffed once; the diffs are then put in event order (see
+    // `touched(by:include:namesChildren:)`): the child events of all, then the value events.
+    var diffs: [(position: Dictionary<Key, View>.Index, diff: ViewDiff)] = []
+    for position in positions where views.values[position].isComplete {
+      if let diff = Self.diff(
+        of: views.values[position], changed: changed, old: change.old, new: cache.visible)
+      {
+        diffs.append((position, diff))
       }
     }
-    for (position, diff) in diffs where diff.valueChanged {
-      let path = views.values[position].path
-      let record = EventRecord(
-        eventType: .valueChange, path: path, value: diff.window.value, previousKey: nil,
-        acked: Self.isAcknowledged(path, cache: cache, isLocalWrite: change.isLocalWrite))
-      for subscriber in views.values[position].subscribers where subscriber.wants(.valueChange) {
-        effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
-      }
+    diffs.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
+    for (position, diff) in diffs {
+      appendChildEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
+    }
+    for (position, diff) in diffs {
+      appendValueEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
+    }
+  }
+
+  /// The child events of a view's diff, for its subscribers of child events.
+  private func appendChildEvents(
+    of diff: borrowing ViewDiff, at position: Dictionary<Key, View>.Index,
+    change: ClientCache.Change, cache: ClientCache, into effects: inout [ClientEffect]
+  ) {
+    guard !diff.children.isEmpty else { return }
+    // A window's events may name children the change did not touch (those that enter or leave
+    // it): only a view of all the children has events on touched data alone.
+    let isLocalWrite = change.isLocalWrite && views.values[position].constraint == .all
+    let records = diff.children.map {
+      Self.record(for: $0, in: views.values[position], cache: cache, isLocalWrite: isLocalWrite)
+    }
+    for subscriber in views.values[position].subscribers where !subscriber.eventType.isValueType {
+      // A subscriber of every kind of child event shares the records.
+      let wanted =
+        records.allSatisfy { subscriber.wants($0.eventType) }
+        ? records : records.filter { subscriber.wants($0.eventType) }
+      if !wanted.isEmpty { effects.append(.deliver(wanted, to: subscriber.identifier)) }
+    }
+  }
+
+  /// The value event of a view's diff, for its subscribers of value events.
+  private func appendValueEvents(
+    of diff: borrowing ViewDiff, at position: Dictionary<Key, View>.Index,
+    change: ClientCache.Change, cache: ClientCache, into effects: inout [ClientEffect]
+  ) {
+    guard diff.valueChanged else { return }
+    let path = views.values[position].path
+    let record = EventRecord(
+      eventType: .valueChange, path: path, value: diff.window.value, previousKey: nil,
+      acked: Self.isAcknowledged(path, cache: cache, isLocalWrite: change.isLocalWrite))
+    for subscriber in views.values[position].subscribers where subscriber.wants(.valueChange) {
+      effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
     }
   }
 
@@ -276,13 +304,25 @@ struct ClientViews {
     let needsPreviousKeys =
       needsChildChanges
       && view.subscribers.contains { !$0.eventType.isValueType && $0.needsPreviousKeys }
+    if !needsChildChanges, view.constraint == .all, case .one(let effect) = changed,
+      let values = effect.values, effect.path == view.path
+    {
+      // The change set the view's node whole, to a different value: that value is the event's.
+      return ViewDiff(
+        children: [], valueChanged: true,
+        window: ChildrenWindow(node: values.after, constraint: .all))
+    }
     let relevance = ViewRelevance(
       of: changed, at: view.path, namesChildren: view.constraint != .all || needsChildChanges)
     if case .none = relevance { return nil }
+    var knownChild: ViewDiff.KnownChild?
+    if needsChildChanges, case .one(let effect) = changed {
+      knownChild = effect.childValues(under: view.path)
+    }
     return ViewDiff.compute(
       path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: new,
       needsChildChanges: needsChildChanges, needsPreviousKeys: needsPreviousKeys,
-      knownChild: changed.count == 1 ? changed[0].childValues(under: view.path) : nil)
+      knownChild: knownChild)
   }
 
   /// Tells the subscribers that asked for acknowledgements which data the back end confirmed: one
