@@ -101,12 +101,11 @@ struct ClientCache {
   mutating func acknowledge(_ identifier: RequestIdentifier, announced: WriteOperation?)
     -> (acknowledged: WriteOperation, change: Change?)?
   {
-    guard let first = pending.first, first.identifier == identifier else {
+    guard pending.firstIdentifier == identifier, let first = pending.remove(identifier) else {
       guard let write = pending.remove(identifier) else { return nil }
       if let announced { server = announced.applyingOptimistically(to: server) }
       return (write.operation, reapplyPending(footprints: write.operation.footprints))
     }
-    _ = pending.remove(identifier)
     // Made once: a queued push keeps its path in parts (see `PendingWrites.Write`).
     let operation = first.operation
     if let announced, Self.isSameSet(announced, operation) {

@@ -78,16 +78,23 @@ struct ClientStateMachine {
       return identifier
     }
     runningTransactions.abort(overlapping: operation)
-    let change = cache.applyLocal(
-      operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
+    let containsServerValues = operation.containsServerValues
+    // The operation is resolved only when it needs it: resolving copies it.
+    let change =
+      containsServerValues
+      ? cache.applyLocal(
+        operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
+      : cache.applyLocal(operation, identifier: identifier)
     views.events(of: change, cache: cache, into: &effects)
-    let pending = cache.pending
-    // Only the views this write covers can become complete: an earlier write that covered a
-    // view completed it then, and a view made since was complete from the start.
-    views.complete(
-      atOrBelow: operation.path, where: { pending.replacesWholeValue(at: $0.path) }, cache: cache,
-      into: &effects)
-    if isSending || operation.containsServerValues {
+    if views.hasIncompleteViews {
+      let pending = cache.pending
+      // Only the views this write covers can become complete: an earlier write that covered a
+      // view completed it then, and a view made since was complete from the start.
+      views.complete(
+        atOrBelow: operation.path, where: { pending.replacesWholeValue(at: $0.path) },
+        cache: cache, into: &effects)
+    }
+    if isSending || containsServerValues {
       send(.write(identifier, operation), into: &effects)
     } else {
       // The pending write is this very operation: the outbox refers to it.

@@ -55,6 +55,9 @@ struct ClientViews {
 
   var isEmpty: Bool { views.isEmpty }
 
+  /// Whether some view is not complete yet (see ``complete(atOrBelow:where:cache:into:)``).
+  var hasIncompleteViews: Bool { incompleteCount > 0 }
+
   /// Whether a view exists for the key.
   func contains(_ key: Key) -> Bool { views[key] != nil }
 
@@ -226,50 +229,54 @@ struct ClientViews {
     guard !views.isEmpty else { return }
     let changed = change.effects(to: cache.visible)
     guard !changed.isEmpty else { return }
-    // The views are read in place, by position, not copied.
     let positions = positions(touchedBy: changed)
     guard positions.count > 1 else {
-      // One view, the usual case: its events, children first, straight from its diff.
-      guard let position = positions.first, views.values[position].isComplete,
-        let diff = Self.diff(
-          of: views.values[position], changed: changed, old: change.old, new: cache.visible)
+      // One view, the usual case: its events, children first, straight from its diff. The view
+      // is read once (each read of `views.values` copies it).
+      guard let position = positions.first else { return }
+      let view = views.values[position]
+      guard view.isComplete,
+        let diff = Self.diff(of: view, changed: changed, old: change.old, new: cache.visible)
       else { return }
-      appendChildEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
-      appendValueEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
+      Self.appendChildEvents(of: diff, in: view, change: change, cache: cache, into: &effects)
+      Self.appendValueEvents(of: diff, in: view, change: change, cache: cache, into: &effects)
       return
     }
     // Every view touched is diffed once; the diffs are then put in event order (see
     // `touched(by:include:namesChildren:)`): the child events of all, then the value events.
-    var diffs: [(position: Dictionary<Key, View>.Index, diff: ViewDiff)] = []
-    for position in positions where views.values[position].isComplete {
-      if let diff = Self.diff(
-        of: views.values[position], changed: changed, old: change.old, new: cache.visible)
+    var diffs: [(view: View, diff: ViewDiff)] = []
+    for position in positions {
+      let view = views.values[position]
+      if view.isComplete,
+        let diff = Self.diff(of: view, changed: changed, old: change.old, new: cache.visible)
       {
-        diffs.append((position, diff))
+        diffs.append((view, diff))
       }
     }
-    diffs.sort { Self.precedes(views.values[$0.position], views.values[$1.position]) }
-    for (position, diff) in diffs {
-      appendChildEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
+    diffs.sort { Self.precedes($0.view, $1.view) }
+    for (view, diff) in diffs {
+      Self.appendChildEvents(of: diff, in: view, change: change, cache: cache, into: &effects)
     }
-    for (position, diff) in diffs {
-      appendValueEvents(of: diff, at: position, change: change, cache: cache, into: &effects)
+    for (view, diff) in diffs {
+      Self.appendValueEvents(of: diff, in: view, change: change, cache: cache, into: &effects)
     }
   }
 
   /// The child events of a view's diff, for its subscribers of child events.
-  private func appendChildEvents(
-    of diff: borrowing ViewDiff, at position: Dictionary<Key, View>.Index,
-    change: ClientCache.Change, cache: ClientCache, into effects: inout [ClientEffect]
+  private static func appendChildEvents(
+    of diff: borrowing ViewDiff, in view: borrowing View, change: ClientCache.Change,
+    cache: ClientCache, into effects: inout [ClientEffect]
   ) {
     guard !diff.children.isEmpty else { return }
     // A window's events may name children the change did not touch (those that enter or leave
     // it): only a view of all the children has events on touched data alone.
-    let isLocalWrite = change.isLocalWrite && views.values[position].constraint == .all
-    let records = diff.children.map {
-      Self.record(for: $0, in: views.values[position], cache: cache, isLocalWrite: isLocalWrite)
+    let isLocalWrite = change.isLocalWrite && view.constraint == .all
+    var records: [EventRecord] = []
+    records.reserveCapacity(diff.children.count)
+    for child in diff.children {
+      records.append(record(for: child, in: view, cache: cache, isLocalWrite: isLocalWrite))
     }
-    for subscriber in views.values[position].subscribers where !subscriber.eventType.isValueType {
+    for subscriber in view.subscribers where !subscriber.eventType.isValueType {
       // A subscriber of every kind of child event shares the records.
       let wanted =
         records.allSatisfy { subscriber.wants($0.eventType) }
@@ -279,16 +286,15 @@ struct ClientViews {
   }
 
   /// The value event of a view's diff, for its subscribers of value events.
-  private func appendValueEvents(
-    of diff: borrowing ViewDiff, at position: Dictionary<Key, View>.Index,
-    change: ClientCache.Change, cache: ClientCache, into effects: inout [ClientEffect]
+  private static func appendValueEvents(
+    of diff: borrowing ViewDiff, in view: borrowing View, change: ClientCache.Change,
+    cache: ClientCache, into effects: inout [ClientEffect]
   ) {
     guard diff.valueChanged else { return }
-    let path = views.values[position].path
     let record = EventRecord(
-      eventType: .valueChange, path: path, value: diff.window.value, previousKey: nil,
-      acked: Self.isAcknowledged(path, cache: cache, isLocalWrite: change.isLocalWrite))
-    for subscriber in views.values[position].subscribers where subscriber.wants(.valueChange) {
+      eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
+      acked: isAcknowledged(view.path, cache: cache, isLocalWrite: change.isLocalWrite))
+    for subscriber in view.subscribers where subscriber.wants(.valueChange) {
       effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
     }
   }
@@ -382,7 +388,7 @@ struct ClientViews {
   }
 
   private static func record(
-    for change: ChildChange, in view: View, cache: ClientCache, isLocalWrite: Bool = false
+    for change: ChildChange, in view: borrowing View, cache: ClientCache, isLocalWrite: Bool = false
   ) -> EventRecord {
     let eventType: DatasyncEventType
     switch change.kind {

@@ -179,6 +179,8 @@ struct PendingWrites {
 
   var isEmpty: Bool { start == writes.count }
   var first: Write? { isEmpty ? nil : writes[start] }
+  /// The identifier of the first pending write (read without copying the write).
+  var firstIdentifier: RequestIdentifier? { isEmpty ? nil : writes[start].identifier }
   var all: ArraySlice<Write> { writes[start...] }
   var footprints: [ChangeFootprint] { all.flatMap(\.operation.footprints) }
   /// The number of paths the indexes count (none while the writes answer from their own paths).
@@ -243,20 +245,22 @@ struct PendingWrites {
     guard let index = writes[start...].firstIndex(where: { $0.identifier == identifier }) else {
       return nil
     }
+    if index == start, start + 1 == writes.count {
+      // The last pending write went: every count is zero, so the tables empty at once instead
+      // of one prefix at a time. Small tables keep their storage for the next write; the
+      // storage of a burst's is released. The write is moved out, not copied.
+      let write = writes.removeLast()
+      writes.removeAll(keepingCapacity: writes.capacity <= Self.keptCapacity)
+      counts.removeAll(keepingCapacity: counts.capacity <= Self.keptCapacity)
+      start = 0
+      replacedPathCount = 0
+      layout = .alone
+      return write
+    }
     let write = writes[index]
     if index == start {
       start += 1
-      if start == writes.count {
-        // The last pending write went: every count is zero, so the tables empty at once instead
-        // of one prefix at a time. Small tables keep their storage for the next write; the
-        // storage of a burst's is released.
-        writes.removeAll(keepingCapacity: writes.capacity <= Self.keptCapacity)
-        counts.removeAll(keepingCapacity: counts.capacity <= Self.keptCapacity)
-        start = 0
-        replacedPathCount = 0
-        layout = .alone
-        return write
-      } else if start > 64 && start * 2 > writes.count {
+      if start > 64 && start * 2 > writes.count {
         writes.removeFirst(start)
         start = 0
       }
