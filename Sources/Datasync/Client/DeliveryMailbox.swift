@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The events waiting for the subscriptions of one dispatch queue, delivered in batches: however
 /// many writes and subscriptions raise events, a queue gets one `async` call until that call
@@ -28,7 +29,8 @@ import Foundation
 /// before this one started), a drain that finds nothing waiting yields its thread
 /// (`sched_yield`) and looks again, for at most ``waitLimit``, so that a writer that writes again
 /// as soon as it saw its event finds the drain still running. This spends up to ``waitLimit`` of
-/// CPU on the queue's thread per drain, only while drains are dense. After
+/// CPU on the queue's thread per drain, only while drains are dense. The waiting drain watches a
+/// count of posts, not the lock, so that it does not contend with the posters. After
 /// ``defaultRoundsLimit``, a drain that finds parcels posted enqueues a successor (under the lock,
 /// so the phase stays true), delivers those parcels itself (their kicks may have returned) and
 /// returns, letting the other work of the queue run.
@@ -62,8 +64,9 @@ final class DeliveryMailbox: Sendable {
     /// Deliver these parcels, posted while it delivered (their kicks may have returned, so no
     /// other drain may deliver them after work enqueued since), then end: a successor is enqueued.
     case deliverLast([Parcel])
-    /// Nothing waits: yield the thread, then look again.
-    case wait
+    /// Nothing waits: yield the thread until a post (the count of posts differs from `postCount`)
+    /// or the end of the wait, then look again.
+    case wait(postCount: UInt)
     /// The drain ends: the mailbox is idle.
     case end
   }
@@ -80,6 +83,9 @@ final class DeliveryMailbox: Sendable {
   /// How long a drain delivers before it hands over to a successor, in nanoseconds.
   private let roundsLimit: UInt64
   private let waiting = LockedValue(Waiting())
+  /// The number of posts so far (wrapping), counted under the lock, which a waiting drain watches
+  /// without taking it.
+  private let postCount = Atomic<UInt>(0)
 
   /// A mailbox for `queue`, outside the registry (``mailbox(for:)`` registers the ones it makes);
   /// tests shorten `roundsLimit` to make drains hand over often.
@@ -138,6 +144,7 @@ final class DeliveryMailbox: Sendable {
         waiting.indexedCount = waiting.parcels.count
         waiting.dropEmptiedParcelsOnceTheyOutnumberTheOthers()
       }
+      postCount.wrappingAdd(1, ordering: .releasing)
     }
   }
 
@@ -192,8 +199,11 @@ final class DeliveryMailbox: Sendable {
       case .deliverLast(let posted):
         deliver(posted)
         return
-      case .wait:
-        sched_yield()
+      case .wait(let seen):
+        repeat {
+          sched_yield()
+        } while postCount.load(ordering: .acquiring) == seen
+          && DispatchTime.now().uptimeNanoseconds < waitEnd ?? 0
       case .end:
         return
       }
@@ -221,7 +231,8 @@ final class DeliveryMailbox: Sendable {
         }
         return .deliver(waiting.takeParcels())
       }
-      if mayWait { return .wait }
+      // Read under the lock, where posts count themselves: no post is missed.
+      if mayWait { return .wait(postCount: postCount.load(ordering: .relaxed)) }
       waiting.phase = .idle
       waiting.lastDrainEnd = now
       return .end
