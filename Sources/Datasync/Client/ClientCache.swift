@@ -107,12 +107,12 @@ struct ClientCache {
       return (write.operation, reapplyPending(footprints: write.operation.footprints))
     }
     // Made once: a queued push keeps its path in parts (see `PendingWrites.Write`).
-    let operation = first.operation
-    if let announced, Self.isSameSet(announced, operation) {
+    let operation = first.takeOperation()
+    if Self.isSameSet(announced, operation) {
       // The back end wrote what the client expected: the visible tree already shows it. When no
       // other write is pending, the visible tree is the server's with this write applied, so it
       // is taken as it is instead of being made again.
-      server = pending.isEmpty ? visible : announced.applyingOptimistically(to: server)
+      server = pending.isEmpty ? visible : operation.applyingOptimistically(to: server)
       return (operation, nil)
     }
     let footprints = operation.footprints
@@ -141,8 +141,8 @@ struct ClientCache {
 
   /// Whether two operations are the same `set` (same path, same value), so that they give the
   /// same tree from the same tree.
-  private static func isSameSet(_ lhs: WriteOperation, _ rhs: WriteOperation) -> Bool {
-    guard case .set(let leftPath, let leftValue) = lhs,
+  private static func isSameSet(_ lhs: WriteOperation?, _ rhs: WriteOperation) -> Bool {
+    guard case .set(let leftPath, let leftValue)? = lhs,
       case .set(let rightPath, let rightValue) = rhs
     else { return false }
     return leftPath == rightPath && leftValue == rightValue

@@ -42,6 +42,14 @@ struct PendingWrites {
       }
     }
 
+    /// ``operation``, taken from the write: one kept whole is handed over without a copy.
+    consuming func takeOperation() -> WriteOperation {
+      switch storage {
+      case .operation(let operation): operation
+      case .childSet(let parent, let key, let value): .set(parent.child(key), value)
+      }
+    }
+
     /// The last key of the written path (that of the root is `""`).
     var key: WebcomKey {
       switch storage {

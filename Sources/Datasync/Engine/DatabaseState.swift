@@ -111,16 +111,14 @@ struct DatabaseState {
     case .write(let identifier, let operation):
       do throws(WebcomError) {
         try operation.checkLimits()
-        let resolved = operation.resolvingServerValues(now: now)
-        let (tree, announced, replaced) = try authorizedApplication(
-          of: resolved, auth: session.auth, now: now)
-        try persist(announced, in: tree)
-        commit(tree, announcing: announced, replacing: replaced, except: client)
-        session.deliver(
-          .acknowledged(
-            identifier,
-            announced: acknowledgement(of: resolved, announced: announced, to: session, now: now))
-        )
+        // Resolved only when it has server values: resolving copies the operation.
+        if operation.containsServerValues {
+          try write(
+            operation.resolvingServerValues(now: now), as: identifier, from: client,
+            session: session, now: now)
+        } else {
+          try write(operation, as: identifier, from: client, session: session, now: now)
+        }
       } catch {
         session.deliver(
           .rejected(
@@ -162,6 +160,24 @@ struct DatabaseState {
       session.deliver(.acknowledged(identifier, announced: nil))
       if session.auth != nil { recheckListens(of: client, now: now) }
     }
+  }
+
+  /// Applies the write of `client` (its server values resolved) if the rules allow it, commits
+  /// and stores it, and acknowledges it to the client.
+  ///
+  /// - Throws: the write's or the rules' error; nothing is changed then.
+  private mutating func write(
+    _ operation: WriteOperation, as identifier: RequestIdentifier, from client: ObjectIdentifier,
+    session: Session, now: Date
+  ) throws(WebcomError) {
+    let (tree, announced, replaced) = try authorizedApplication(
+      of: operation, auth: session.auth, now: now)
+    try persist(announced, in: tree)
+    commit(tree, announcing: announced, replacing: replaced, except: client)
+    session.deliver(
+      .acknowledged(
+        identifier,
+        announced: acknowledgement(of: operation, announced: announced, to: session, now: now)))
   }
 
   /// Replaces the tree with the result of a write and announces the write to every client
