@@ -186,7 +186,6 @@ struct PendingWrites {
   private var layout = Layout.alone
 
   var isEmpty: Bool { start == writes.count }
-  var first: Write? { isEmpty ? nil : writes[start] }
   /// The identifier of the first pending write (read without copying the write).
   var firstIdentifier: RequestIdentifier? { isEmpty ? nil : writes[start].identifier }
   var all: ArraySlice<Write> { writes[start...] }
@@ -325,7 +324,7 @@ struct PendingWrites {
     case .siblingSets(let parentDepth):
       return path.depth > parentDepth && hasSiblingSet(above: path, parentDepth: parentDepth)
     case .alone:
-      guard let operation = first?.operation else { return false }
+      guard let operation = all.first?.operation else { return false }
       switch operation {
       case .set(let written, _), .compareAndSet(let written, _, _):
         return written.isAncestorOrSelf(of: path)

@@ -100,7 +100,9 @@ import Testing
     ]
     // The writes give back their operations as appended, whatever their storage.
     #expect(pending.all.map { "\($0.operation)" } == operations.map { "\($0)" }, "\(context)")
-    #expect(pending.first.map { "\($0.operation)" } == operations.first.map { "\($0)" })
+    // Taken out of its entry (as an acknowledgement takes it), a write gives the same operation.
+    #expect(pending.all.map { "\($0.takeOperation())" } == operations.map { "\($0)" })
+    #expect(pending.firstIdentifier == pending.all.first?.identifier, "\(context)")
     for probe in probes.map(Self.path) {
       let overlaps = operations.contains { $0.path.overlaps(probe) }
       let replaces = operations.contains { $0.path.isAncestorOrSelf(of: probe) }
