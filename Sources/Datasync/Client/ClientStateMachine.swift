@@ -67,10 +67,10 @@ struct ClientStateMachine {
   /// returned identifier: the written value, or the back end's error.
   ///
   /// A plain write (set or merge) at, above or below a running transaction's node aborts it.
-  /// Server values are estimated with the back end's clock when the local clock reads `now`.
-  /// The effects are appended to `effects`.
+  /// Server values are estimated with the back end's clock when the local clock reads `now`,
+  /// read only for a write that has some. The effects are appended to `effects`.
   mutating func write(
-    _ operation: WriteOperation, now: Date, into effects: inout [ClientEffect]
+    _ operation: WriteOperation, now: @autoclosure () -> Date, into effects: inout [ClientEffect]
   ) -> RequestIdentifier {
     let identifier = requests.makeIdentifier()
     if let backEndError {
@@ -83,7 +83,7 @@ struct ClientStateMachine {
     let change =
       containsServerValues
       ? cache.applyLocal(
-        operation.resolvingServerValues(now: backEndTime(at: now)), identifier: identifier)
+        operation.resolvingServerValues(now: backEndTime(at: now())), identifier: identifier)
       : cache.applyLocal(operation, identifier: identifier)
     views.events(of: change, cache: cache, into: &effects)
     if views.hasIncompleteViews {

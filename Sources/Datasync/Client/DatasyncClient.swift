@@ -107,9 +107,8 @@ final class DatasyncClient: Sendable {
   ///   the limits of paths; nothing is applied nor sent.
   func write(_ operation: WriteOperation, answer: WaitingAnswer?) throws(WebcomError) {
     try operation.checkLimits()
-    let now = Date()
     update { guarded, effects in
-      let identifier = guarded.machine.write(operation, now: now, into: &effects)
+      let identifier = guarded.machine.write(operation, now: Date(), into: &effects)
       if let answer { guarded.answers.insert(answer, for: identifier) }
     }
   }
@@ -186,12 +185,11 @@ final class DatasyncClient: Sendable {
   private func sendUnlessChanged(
     _ operation: WriteOperation, token: UInt64, read: JSONValue, answer: @escaping Answer
   ) -> Bool {
-    let now = Date()
     var isSent = false
     update { guarded, effects in
       let attempt = guarded.machine.transactionAttempt(token)
       guard !attempt.isAborted, attempt.current == read else { return }
-      let identifier = guarded.machine.write(operation, now: now, into: &effects)
+      let identifier = guarded.machine.write(operation, now: Date(), into: &effects)
       guarded.answers.insert(.value(answer), for: identifier)
       isSent = true
     }
