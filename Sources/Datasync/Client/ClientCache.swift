@@ -101,13 +101,14 @@ struct ClientCache {
   mutating func acknowledge(_ identifier: RequestIdentifier, announced: WriteOperation?)
     -> (acknowledged: WriteOperation, change: Change?)?
   {
-    guard pending.firstIdentifier == identifier, let first = pending.remove(identifier) else {
-      guard let write = pending.remove(identifier) else { return nil }
-      if let announced { server = announced.applyingOptimistically(to: server) }
-      return (write.operation, reapplyPending(footprints: write.operation.footprints))
-    }
+    let isFirst = pending.firstIdentifier == identifier
+    guard let write = pending.remove(identifier) else { return nil }
     // Made once: a queued push keeps its path in parts (see `PendingWrites.Write`).
-    let operation = first.takeOperation()
+    let operation = write.takeOperation()
+    guard isFirst else {
+      if let announced { server = announced.applyingOptimistically(to: server) }
+      return (operation, reapplyPending(footprints: operation.footprints))
+    }
     if Self.isSameSet(announced, operation) {
       // The back end wrote what the client expected: the visible tree already shows it. When no
       // other write is pending, the visible tree is the server's with this write applied, so it

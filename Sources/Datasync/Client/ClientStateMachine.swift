@@ -78,13 +78,9 @@ struct ClientStateMachine {
       return identifier
     }
     runningTransactions.abort(overlapping: operation)
-    let containsServerValues = operation.containsServerValues
-    // The operation is resolved only when it needs it: resolving copies it.
-    let change =
-      containsServerValues
-      ? cache.applyLocal(
-        operation.resolvingServerValues(now: backEndTime(at: now())), identifier: identifier)
-      : cache.applyLocal(operation, identifier: identifier)
+    let change = operation.withServerValuesResolved(now: backEndTime(at: now())) {
+      cache.applyLocal($0, identifier: identifier)
+    }
     views.events(of: change, cache: cache, into: &effects)
     if views.hasIncompleteViews {
       let pending = cache.pending
@@ -94,7 +90,7 @@ struct ClientStateMachine {
         atOrBelow: operation.path, where: { pending.replacesWholeValue(at: $0.path) },
         cache: cache, into: &effects)
     }
-    if isSending || containsServerValues {
+    if isSending || operation.containsServerValues {
       send(.write(identifier, operation), into: &effects)
     } else {
       // The pending write is this very operation: the outbox refers to it.

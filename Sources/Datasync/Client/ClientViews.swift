@@ -231,12 +231,9 @@ struct ClientViews {
     guard !changed.isEmpty else { return }
     let positions = positions(touchedBy: changed)
     guard positions.count > 1 else {
-      // One view, the usual case: its events, children first, straight from its diff. The view
-      // is read once (each read of `views.values` copies it).
-      guard let position = positions.first else { return }
-      let view = views.values[position]
-      guard view.isComplete,
-        let diff = Self.diff(of: view, changed: changed, old: change.old, new: cache.visible)
+      // One view, the usual case: its events, children first, straight from its diff.
+      guard let position = positions.first,
+        let (view, diff) = diff(at: position, changed: changed, change: change, cache: cache)
       else { return }
       Self.appendChildEvents(of: diff, in: view, change: change, cache: cache, into: &effects)
       Self.appendValueEvents(of: diff, in: view, change: change, cache: cache, into: &effects)
@@ -246,11 +243,8 @@ struct ClientViews {
     // `touched(by:include:namesChildren:)`): the child events of all, then the value events.
     var diffs: [(view: View, diff: ViewDiff)] = []
     for position in positions {
-      let view = views.values[position]
-      if view.isComplete,
-        let diff = Self.diff(of: view, changed: changed, old: change.old, new: cache.visible)
-      {
-        diffs.append((view, diff))
+      if let touched = diff(at: position, changed: changed, change: change, cache: cache) {
+        diffs.append(touched)
       }
     }
     diffs.sort { Self.precedes($0.view, $1.view) }
@@ -262,73 +256,17 @@ struct ClientViews {
     }
   }
 
-  /// The child events of a view's diff, for its subscribers of child events.
-  private static func appendChildEvents(
-    of diff: borrowing ViewDiff, in view: borrowing View, change: ClientCache.Change,
-    cache: ClientCache, into effects: inout [ClientEffect]
-  ) {
-    guard !diff.children.isEmpty else { return }
-    // A window's events may name children the change did not touch (those that enter or leave
-    // it): only a view of all the children has events on touched data alone.
-    let isLocalWrite = change.isLocalWrite && view.constraint == .all
-    var records: [EventRecord] = []
-    records.reserveCapacity(diff.children.count)
-    for child in diff.children {
-      records.append(record(for: child, in: view, cache: cache, isLocalWrite: isLocalWrite))
-    }
-    for subscriber in view.subscribers where !subscriber.eventType.isValueType {
-      // A subscriber of every kind of child event shares the records.
-      let wanted =
-        records.allSatisfy { subscriber.wants($0.eventType) }
-        ? records : records.filter { subscriber.wants($0.eventType) }
-      if !wanted.isEmpty { effects.append(.deliver(wanted, to: subscriber.identifier)) }
-    }
-  }
-
-  /// The value event of a view's diff, for its subscribers of value events.
-  private static func appendValueEvents(
-    of diff: borrowing ViewDiff, in view: borrowing View, change: ClientCache.Change,
-    cache: ClientCache, into effects: inout [ClientEffect]
-  ) {
-    guard diff.valueChanged else { return }
-    let record = EventRecord(
-      eventType: .valueChange, path: view.path, value: diff.window.value, previousKey: nil,
-      acked: isAcknowledged(view.path, cache: cache, isLocalWrite: change.isLocalWrite))
-    for subscriber in view.subscribers where subscriber.wants(.valueChange) {
-      effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
-    }
-  }
-
-  /// The diff of a complete view for a change of the visible tree from `old` to `new` whose
-  /// effects are `changed`; nil when the change did not touch what the view shows.
-  private static func diff(
-    of view: borrowing View, changed: ChangeEffects, old: JSONValue, new: JSONValue
-  ) -> ViewDiff? {
-    // A view showing all the children to value subscribers only needs to know whether a child
-    // changed, not which (see `ViewDiff.compute`).
-    let needsChildChanges = view.subscribers.contains { !$0.eventType.isValueType }
-    let needsPreviousKeys =
-      needsChildChanges
-      && view.subscribers.contains { !$0.eventType.isValueType && $0.needsPreviousKeys }
-    if !needsChildChanges, view.constraint == .all, case .one(let effect) = changed,
-      let values = effect.values, effect.path == view.path
-    {
-      // The change set the view's node whole, to a different value: that value is the event's.
-      return ViewDiff(
-        children: [], valueChanged: true,
-        window: ChildrenWindow(node: values.after, constraint: .all))
-    }
-    let relevance = ViewRelevance(
-      of: changed, at: view.path, namesChildren: view.constraint != .all || needsChildChanges)
-    if case .none = relevance { return nil }
-    var knownChild: ViewDiff.KnownChild?
-    if needsChildChanges, case .one(let effect) = changed {
-      knownChild = effect.childValues(under: view.path)
-    }
-    return ViewDiff.compute(
-      path: view.path, constraint: view.constraint, relevance: relevance, old: old, new: new,
-      needsChildChanges: needsChildChanges, needsPreviousKeys: needsPreviousKeys,
-      knownChild: knownChild)
+  /// The view at `position` and its diff, when it is complete and the change touched what it
+  /// shows. The view is read once: each read of `views.values` copies it.
+  private func diff(
+    at position: Dictionary<Key, View>.Index, changed: ChangeEffects, change: ClientCache.Change,
+    cache: ClientCache
+  ) -> (view: View, diff: ViewDiff)? {
+    let view = views.values[position]
+    guard view.isComplete,
+      let diff = Self.diff(of: view, changed: changed, old: change.old, new: cache.visible)
+    else { return nil }
+    return (view, diff)
   }
 
   /// Tells the subscribers that asked for acknowledgements which data the back end confirmed: one
@@ -375,30 +313,5 @@ struct ClientViews {
         effects.append(.deliver([record.forSubscriber(subscriber)], to: subscriber.identifier))
       }
     }
-  }
-
-  /// Whether the data at `path` is acknowledged (no pending write overlaps it), for an event of
-  /// a change that touched `path`: never when the change is a local write (see
-  /// ``ClientCache/Change/isLocalWrite``).
-  private static func isAcknowledged(_ path: DatasyncPath, cache: ClientCache, isLocalWrite: Bool)
-    -> Bool
-  {
-    assert(!isLocalWrite || cache.pending.overlaps(path), "a local write does not overlap \(path)")
-    return !isLocalWrite && !cache.pending.overlaps(path)
-  }
-
-  private static func record(
-    for change: ChildChange, in view: borrowing View, cache: ClientCache, isLocalWrite: Bool = false
-  ) -> EventRecord {
-    let eventType: DatasyncEventType
-    switch change.kind {
-    case .removal: eventType = .childRemoval
-    case .addition: eventType = .childAddition
-    case .change: eventType = .childChange
-    }
-    let path = view.path.child(change.key)
-    return EventRecord(
-      eventType: eventType, path: path, value: change.value, previousKey: change.previousKey,
-      acked: isAcknowledged(path, cache: cache, isLocalWrite: isLocalWrite))
   }
 }

@@ -111,13 +111,8 @@ struct DatabaseState {
     case .write(let identifier, let operation):
       do throws(WebcomError) {
         try operation.checkLimits()
-        // Resolved only when it has server values: resolving copies the operation.
-        if operation.containsServerValues {
-          try write(
-            operation.resolvingServerValues(now: now), as: identifier, from: client,
-            session: session, now: now)
-        } else {
-          try write(operation, as: identifier, from: client, session: session, now: now)
+        try operation.withServerValuesResolved(now: now) { (resolved) throws(WebcomError) in
+          try write(resolved, as: identifier, from: client, session: session, now: now)
         }
       } catch {
         session.deliver(

@@ -88,6 +88,16 @@ package enum WriteOperation: Sendable {
     }
   }
 
+  /// Calls `body` with the operation, its server values resolved at `now` (read only then) when
+  /// it has some: an operation without any is handed over as it is, without the copy that
+  /// ``resolvingServerValues(now:)`` makes.
+  func withServerValuesResolved<Result, Failure: Error>(
+    now: @autoclosure () -> Date, _ body: (WriteOperation) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    guard containsServerValues else { return try body(self) }
+    return try body(resolvingServerValues(now: now()))
+  }
+
   /// The operation with its server values (``WebcomDate/backEndCurrentDate``) replaced by `now`.
   func resolvingServerValues(now: Date) -> WriteOperation {
     switch self {
