@@ -8,9 +8,21 @@ import Foundation
 final class SubscriptionCore: Sendable {
   /// A subscriber's closures, carried to its queue: they are only ever called on `queue`.
   private struct Callbacks: @unchecked Sendable {
-    let onEvent: (DatasyncEvent) -> Void
-    let onDeliveryEnd: (() -> Void)?
+    let onEvent: EventCallback
+    let onDeliveryEnd: DeliveryEndCallback?
     let onCompletion: ((DatasyncSubscriptionCompletion) -> Void)?
+  }
+
+  /// A subscriber's event closure, in a struct of its own so that a delivery copies it alone out
+  /// of the lock (a bare function type read out of a lock's generic closure comes back wrapped
+  /// in a newly allocated thunk).
+  private struct EventCallback: @unchecked Sendable {
+    let call: (DatasyncEvent) -> Void
+  }
+
+  /// A subscriber's closure for the end of a batch, in a struct for the same reason.
+  private struct DeliveryEndCallback: @unchecked Sendable {
+    let call: () -> Void
   }
 
   /// What the mutex protects.
@@ -31,6 +43,9 @@ final class SubscriptionCore: Sendable {
   let mailbox: DeliveryMailbox
   let context: ApplicationContext
   private let links: LockedValue<Links>
+  /// Whether the subscriber asked to be told of the end of each batch (most do not: then the
+  /// end of a batch takes no lock).
+  private let hasDeliveryEndCallback: Bool
 
   /// A subscription whose subscriber gets each event through `onEvent`, then `onDeliveryEnd`
   /// after the last event of each batch delivered to it, and `onCompletion` once at the end; all
@@ -48,10 +63,13 @@ final class SubscriptionCore: Sendable {
     self.conflation = conflation
     self.mailbox = DeliveryMailbox.mailbox(for: queue)
     self.context = context
+    hasDeliveryEndCallback = onDeliveryEnd != nil
     links = LockedValue(
       Links(
         callbacks: Callbacks(
-          onEvent: onEvent, onDeliveryEnd: onDeliveryEnd, onCompletion: onCompletion)))
+          onEvent: EventCallback(call: onEvent),
+          onDeliveryEnd: onDeliveryEnd.map(DeliveryEndCallback.init(call:)),
+          onCompletion: onCompletion)))
   }
 
   /// Links the public subscription and the manager used to build events' nodes (both weakly).
@@ -68,8 +86,8 @@ final class SubscriptionCore: Sendable {
   /// the mailbox, on the subscriber's queue.
   func deliver(_ records: [EventRecord]) {
     for record in records {
-      guard let (callbacks, subscription, manager) = currentTarget() else { return }
-      callbacks.onEvent(
+      guard let (onEvent, subscription, manager) = eventTarget() else { return }
+      onEvent.call(
         DatasyncEvent(
           value: context.value(eventType.isWithoutData ? .null : record.value),
           key: record.path.key, previousKey: record.previousKey,
@@ -81,8 +99,12 @@ final class SubscriptionCore: Sendable {
   /// Tells the subscriber that the batch of events delivered to it is complete. Called by the
   /// mailbox, on the subscriber's queue.
   func endDelivery() {
-    guard let (callbacks, _, _) = currentTarget() else { return }
-    callbacks.onDeliveryEnd?()
+    guard hasDeliveryEndCallback else { return }
+    let onDeliveryEnd = links.withLock { links -> DeliveryEndCallback? in
+      guard !links.isCompleted, links.subscription != nil else { return nil }
+      return links.callbacks?.onDeliveryEnd
+    }
+    onDeliveryEnd?.call()
   }
 
   /// Ends the subscription: no event is delivered afterwards, and `onCompletion` is called once
@@ -110,12 +132,14 @@ final class SubscriptionCore: Sendable {
     if let subscription, let manager { manager.forget(subscription) }
   }
 
-  private func currentTarget() -> (Callbacks, DatasyncSubscription, DatasyncManager?)? {
+  /// The event closure, the public subscription and the manager, while the subscription is
+  /// active.
+  private func eventTarget() -> (EventCallback, DatasyncSubscription, DatasyncManager?)? {
     links.withLock { links in
-      guard !links.isCompleted, let callbacks = links.callbacks,
+      guard !links.isCompleted, let onEvent = links.callbacks?.onEvent,
         let subscription = links.subscription
       else { return nil }
-      return (callbacks, subscription, links.manager)
+      return (onEvent, subscription, links.manager)
     }
   }
 }

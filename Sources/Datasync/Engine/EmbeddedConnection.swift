@@ -111,7 +111,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     let drainsHere = lock.withLock { () -> Bool in
       guard !mail.upstream.isEmpty, !mail.isDraining, !mail.isScheduled else { return false }
       mail.isDraining = true
-      return true
+      return takeMailLocked()
     }
     if drainsHere { drain() }
   }
@@ -193,26 +193,30 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
         mail.isScheduled = false
         guard !mail.isDraining else { return false }
         mail.isDraining = true
-        return true
+        return takeMailLocked()
       }
       if starts { drain() }
     }
   }
 
-  /// Works off both FIFOs, requests first, until both are empty; marked as running by its caller
-  /// (on `queue`, or on the thread of a flush).
+  /// Takes what waits in both FIFOs for the running drain, requests first, or ends the drain
+  /// when both are empty; returns whether it took something. Called with `lock` held, by the
+  /// running drain (or by the caller that just marked it as running).
+  private func takeMailLocked() -> Bool {
+    guard !mail.isEmpty else {
+      mail.isDraining = false
+      return false
+    }
+    swap(&mail.upstream, &takenUpstream)
+    swap(&mail.downstream, &takenDownstream)
+    return true
+  }
+
+  /// Works off what was taken, then takes again, until both FIFOs are empty; its caller marked
+  /// it as running and made the first take (on `queue`, or on the thread of a flush), under the
+  /// lock it held for that, so that a request costs one lock fewer.
   private func drain() {
-    while true {
-      let takes = lock.withLock { () -> Bool in
-        guard !mail.isEmpty else {
-          mail.isDraining = false
-          return false
-        }
-        swap(&mail.upstream, &takenUpstream)
-        swap(&mail.downstream, &takenDownstream)
-        return true
-      }
-      guard takes else { return }
+    repeat {
       for item in takenUpstream {
         switch item {
         case .request(let request):
@@ -234,7 +238,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
       }
       takenUpstream.removeAll(keepingCapacity: takenUpstream.capacity <= Self.keptCapacity)
       takenDownstream.removeAll(keepingCapacity: takenDownstream.capacity <= Self.keptCapacity)
-    }
+    } while lock.withLock { takeMailLocked() }
   }
 
   // MARK: Internals
