@@ -23,25 +23,44 @@ extension PersistentOrderedMap {
   static func apply(_ changes: ArraySlice<(key: WebcomKey, value: Node.Value?)>, to node: Node?)
     -> Node?
   {
-    guard !changes.isEmpty else { return node }
+    // The keys apart, which the search at each node reads in place: reading a change's key out
+    // of the batch would copy its value too.
+    let keys = changes.map(\.key)
+    return keys.withUnsafeBufferPointer { keys in
+      apply(changes, keys: keys, changes.indices, to: node)
+    }
+  }
+
+  /// ``apply(_:to:)`` for `changes[range]`, whose keys are those of `keys` from
+  /// `range.lowerBound - changes.startIndex` on.
+  @inlinable
+  static func apply(
+    _ changes: ArraySlice<(key: WebcomKey, value: Node.Value?)>,
+    keys: UnsafeBufferPointer<WebcomKey>, _ range: Range<Int>, to node: Node?
+  ) -> Node? {
+    guard !range.isEmpty else { return node }
     guard let node else {
-      let bound = changes.compactMap { change in change.value.map { (change.key, $0) } }
+      let bound = changes[range].compactMap { change -> Element? in
+        change.value.map { (key: change.key, value: $0) }
+      }
       return build(bound, bound.indices)
     }
+    let offset = changes.startIndex
     // The first change whose key is not before the node's.
-    var low = changes.startIndex
-    var high = changes.endIndex
+    var low = range.lowerBound
+    var high = range.upperBound
     while low < high {
       let middle = low + (high - low) / 2
-      if node.order(of: changes[middle].key) < 0 {
+      if node.order(of: keys[middle - offset]) < 0 {
         low = middle + 1
       } else {
         high = middle
       }
     }
-    let hitsNode = low < changes.endIndex && node.order(of: changes[low].key) == 0
-    let left = apply(changes[..<low], to: node.left)
-    let right = apply(changes[(hitsNode ? low + 1 : low)...], to: node.right)
+    let hitsNode = low < range.upperBound && node.order(of: keys[low - offset]) == 0
+    let left = apply(changes, keys: keys, range.lowerBound..<low, to: node.left)
+    let right = apply(
+      changes, keys: keys, (hitsNode ? low + 1 : low)..<range.upperBound, to: node.right)
     guard hitsNode else {
       return left === node.left && right === node.right
         ? node : link(node.key, node.value, left, right)
