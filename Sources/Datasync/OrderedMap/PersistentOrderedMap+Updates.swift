@@ -62,17 +62,19 @@ extension PersistentOrderedMap {
       if !isBound {
         rebuilt = Node(key, value, nil, nil)
       }
-      guard var rebuilt else { return root }
+      guard rebuilt != nil else { return root }
       while depth > 0 {
         depth -= 1
         let isLeft = wentLeft & (1 << depth) != 0
         rebuilt = path[depth]._withUnsafeGuaranteedRef { node in
-          isLeft
-            ? balanced(entryOf: node, rebuilt, node.right)
-            : balanced(entryOf: node, node.left, rebuilt)
+          // Taken out, so that it moves into its parent instead of being copied there.
+          let child = rebuilt.take()
+          return isLeft
+            ? balanced(entryOf: node, child, node.right)
+            : balanced(entryOf: node, node.left, child)
         }
       }
-      return rebuilt
+      return rebuilt!
     }
   }
 
