@@ -71,7 +71,8 @@ final class DatasyncClient: Sendable {
     connection.close()
     let (callouts, deliveries) = guarded.withLock { guarded in
       let waiting = guarded.answers.identifiers + Array(guarded.authenticationAnswers.keys)
-      return perform(guarded.machine.answersAtRelease(of: waiting), on: &guarded)
+      var effects = guarded.machine.answersAtRelease(of: waiting)
+      return perform(&effects, on: &guarded)
     }
     run(callouts, kicking: deliveries)
   }
@@ -313,11 +314,8 @@ final class DatasyncClient: Sendable {
       var effects: [ClientEffect] = []
       swap(&effects, &guarded.spareEffects)
       change(&guarded, &effects)
-      let performed = perform(effects, on: &guarded)
-      if effects.capacity <= Self.keptEffectCapacity {
-        effects.removeAll(keepingCapacity: true)
-        swap(&effects, &guarded.spareEffects)
-      }
+      let performed = perform(&effects, on: &guarded)
+      if effects.capacity <= Self.keptEffectCapacity { swap(&effects, &guarded.spareEffects) }
       return performed
     }
     if callouts.isEmpty {
@@ -330,13 +328,15 @@ final class DatasyncClient: Sendable {
   }
 
   /// Performs the effects that only enqueue, in order, and returns the call-outs of the others,
-  /// in order, and the event batches posted (to kick). Called with the mutex held.
-  private func perform(_ effects: [ClientEffect], on guarded: inout Guarded) -> (
+  /// in order, and the event batches posted (to kick). Each effect is moved out of `effects`
+  /// (iterating would copy it), which is left empty with its storage. Called with the mutex held.
+  private func perform(_ effects: inout [ClientEffect], on guarded: inout Guarded) -> (
     callouts: [Callout], deliveries: DeliveryBatches
   ) {
     var callouts: [Callout] = []
     var deliveries = DeliveryBatches()
-    for effect in effects {
+    effects.reverse()
+    while let effect = effects.popLast() {
       switch effect {
       case .deliver(let records, let identifier):
         if let subscription = guarded.subscriptions[identifier] {

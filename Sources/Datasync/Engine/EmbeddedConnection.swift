@@ -217,7 +217,10 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// lock it held for that, so that a request costs one lock fewer.
   private func drain() {
     repeat {
-      for item in takenUpstream {
+      // Each request and message is moved out of its FIFO, last first once the FIFO is
+      // reversed (iterating it would copy each), leaving its storage for the next take.
+      takenUpstream.reverse()
+      while let item = takenUpstream.popLast() {
         switch item {
         case .request(let request):
           if travelsAtOnce(.upstream) {
@@ -229,15 +232,16 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
           work()
         }
       }
-      for message in takenDownstream {
+      takenDownstream.reverse()
+      while let message = takenDownstream.popLast() {
         if travelsAtOnce(.downstream) {
           receive(message)
         } else {
           travel(.downstream) { [self] in receive(message) }
         }
       }
-      takenUpstream.removeAll(keepingCapacity: takenUpstream.capacity <= Self.keptCapacity)
-      takenDownstream.removeAll(keepingCapacity: takenDownstream.capacity <= Self.keptCapacity)
+      if takenUpstream.capacity > Self.keptCapacity { takenUpstream = [] }
+      if takenDownstream.capacity > Self.keptCapacity { takenDownstream = [] }
     } while lock.withLock { takeMailLocked() }
   }
 
