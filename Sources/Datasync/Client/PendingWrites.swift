@@ -193,32 +193,43 @@ struct PendingWrites {
   /// The number of paths the indexes count (none while the writes answer from their own paths).
   var indexedPathCount: Int { counts.count }
 
-  mutating func append(_ write: Write) {
+  mutating func append(_ write: consuming Write) {
     switch layout {
     case .counted:
-      writes.append(write)
       count(write.operation, by: 1)
+      writes.append(write)
     case .alone, .siblingSets:
-      guard !isEmpty, let previousParent = writes[writes.count - 1].setParentKeys else {
+      guard let parent = sharedParent(of: write) else {
         writes.append(write)
         if writes.count - start > 1 { countAll() }
         return
       }
-      guard let parentKeys = write.setParentKeys, parentKeys == previousParent,
-        writes[writes.count - 1].key < write.key
-      else {
-        writes.append(write)
-        countAll()
-        return
-      }
       // The run of sibling sets goes on: the writes share the path of their node.
-      let parent =
-        writes[writes.count - 1].siblingParent ?? DatasyncPath(validatedKeys: Array(parentKeys))
       if case .alone = layout {
         writes[writes.count - 1] = writes[writes.count - 1].asChildSet(of: parent)
       }
       writes.append(write.asChildSet(of: parent))
       layout = .siblingSets(parentDepth: parent.depth)
+    }
+  }
+
+  /// The path of the node whose children both the last pending write and `write` set, when
+  /// `write` continues their run of sibling sets in increasing key order; nil otherwise.
+  private func sharedParent(of write: borrowing Write) -> DatasyncPath? {
+    guard !isEmpty, let parentKeys = write.setParentKeys else { return nil }
+    let last = writes[writes.count - 1]
+    guard let previousParent = last.setParentKeys, Self.areEqual(parentKeys, previousParent),
+      last.key < write.key
+    else { return nil }
+    return last.siblingParent ?? DatasyncPath(validatedKeys: Array(parentKeys))
+  }
+
+  /// Whether two runs of keys are equal, their keys compared in place (the generic `==` of
+  /// slices copies each key it compares).
+  private static func areEqual(_ lhs: ArraySlice<WebcomKey>, _ rhs: ArraySlice<WebcomKey>) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    return lhs.withUnsafeBufferPointer { lhs in
+      rhs.withUnsafeBufferPointer { rhs in lhs.indices.allSatisfy { lhs[$0] == rhs[$0] } }
     }
   }
 
