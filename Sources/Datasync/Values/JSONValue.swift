@@ -117,17 +117,19 @@ package enum JSONValue: Sendable, Equatable {
 
 extension JSONValue {
   /// Encodes a value into the value model with the strategies of the application's encoder (see
-  /// ``ValueEncoder``): the result is the one the encoder's JSON text would give.
+  /// ``ValueEncoder``): the result is the one the encoder's JSON text would give. `encoder` is
+  /// read only for a value that needs its strategies, not for a string, a Boolean or an integer
+  /// the value model holds as it is (``ValueEncoding/plainValue(of:)``).
   ///
   /// - Throws: ``WebcomError`` with code `invalidValue` for NaN or an infinity (unless the
   ///   encoder's `nonConformingFloatEncodingStrategy` turns them into strings) or nesting deeper
   ///   than 32 levels, `invalidKey` for a key that cannot be stored, `encodingFailed` when the
   ///   encoding fails for another reason; each message names the key path.
-  static func fromEncodable<T: Encodable>(_ value: T, encoder: JSONEncoder) throws(WebcomError)
-    -> JSONValue
-  {
+  static func fromEncodable<T: Encodable>(
+    _ value: T, encoder: @autoclosure () -> JSONEncoder
+  ) throws(WebcomError) -> JSONValue {
     if let plain = ValueEncoding.plainValue(of: value) { return plain }
-    return try ValueEncoder(configuration: encoder).encode(value)
+    return try ValueEncoder(configuration: encoder()).encode(value)
   }
 
   /// Parses JSON text (UTF-8) into the value model, normalising it.
