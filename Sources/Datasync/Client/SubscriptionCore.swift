@@ -6,23 +6,14 @@ import Foundation
 /// batch checks before each event that the subscription is still active, so nothing is delivered
 /// after ``complete(_:)``.
 final class SubscriptionCore: Sendable {
-  /// A subscriber's closures, carried to its queue: they are only ever called on `queue`.
-  private struct Callbacks: @unchecked Sendable {
-    let onEvent: EventCallback
-    let onDeliveryEnd: DeliveryEndCallback?
-    let onCompletion: ((DatasyncSubscriptionCompletion) -> Void)?
-  }
-
-  /// A subscriber's event closure, in a struct of its own so that a delivery copies it alone out
-  /// of the lock (a bare function type read out of a lock's generic closure comes back wrapped
-  /// in a newly allocated thunk).
-  private struct EventCallback: @unchecked Sendable {
-    let call: (DatasyncEvent) -> Void
-  }
-
-  /// A subscriber's closure for the end of a batch, in a struct for the same reason.
-  private struct DeliveryEndCallback: @unchecked Sendable {
-    let call: () -> Void
+  /// A subscriber's closures, carried to its queue (they are only ever called on `queue`), each
+  /// in a box of its own, so that a delivery copies out of the lock only the one it calls (a
+  /// bare function type read out of a lock's generic closure would come back wrapped in a newly
+  /// allocated thunk).
+  private struct Callbacks: Sendable {
+    let onEvent: UncheckedBox<(DatasyncEvent) -> Void>
+    let onDeliveryEnd: UncheckedBox<() -> Void>?
+    let onCompletion: UncheckedBox<(DatasyncSubscriptionCompletion) -> Void>?
   }
 
   /// What the mutex protects.
@@ -67,9 +58,8 @@ final class SubscriptionCore: Sendable {
     links = LockedValue(
       Links(
         callbacks: Callbacks(
-          onEvent: EventCallback(call: onEvent),
-          onDeliveryEnd: onDeliveryEnd.map(DeliveryEndCallback.init(call:)),
-          onCompletion: onCompletion)))
+          onEvent: UncheckedBox(onEvent), onDeliveryEnd: onDeliveryEnd.map(UncheckedBox.init),
+          onCompletion: onCompletion.map(UncheckedBox.init))))
   }
 
   /// Links the public subscription and the manager used to build events' nodes (both weakly).
@@ -87,7 +77,7 @@ final class SubscriptionCore: Sendable {
   func deliver(_ records: [EventRecord]) {
     for record in records {
       guard let (onEvent, subscription, manager) = eventTarget() else { return }
-      onEvent.call(
+      onEvent.value(
         DatasyncEvent(
           value: context.value(eventType.isWithoutData ? .null : record.value),
           key: record.path.key, previousKey: record.previousKey,
@@ -100,11 +90,11 @@ final class SubscriptionCore: Sendable {
   /// mailbox, on the subscriber's queue.
   func endDelivery() {
     guard hasDeliveryEndCallback else { return }
-    let onDeliveryEnd = links.withLock { links -> DeliveryEndCallback? in
+    let onDeliveryEnd = links.withLock { links -> UncheckedBox<() -> Void>? in
       guard !links.isCompleted, links.subscription != nil else { return nil }
       return links.callbacks?.onDeliveryEnd
     }
-    onDeliveryEnd?.call()
+    onDeliveryEnd?.value()
   }
 
   /// Ends the subscription: no event is delivered afterwards, and `onCompletion` is called once
@@ -120,8 +110,7 @@ final class SubscriptionCore: Sendable {
     guard let released else { return false }
     if let onCompletion = released.onCompletion {
       // Only the completion travels: the event closures are released now.
-      let box = UncheckedBox(onCompletion)
-      mailbox.queue.async { box.value(completion) }
+      mailbox.queue.async { onCompletion.value(completion) }
     }
     return true
   }
@@ -134,7 +123,9 @@ final class SubscriptionCore: Sendable {
 
   /// The event closure, the public subscription and the manager, while the subscription is
   /// active.
-  private func eventTarget() -> (EventCallback, DatasyncSubscription, DatasyncManager?)? {
+  private func eventTarget() -> (
+    UncheckedBox<(DatasyncEvent) -> Void>, DatasyncSubscription, DatasyncManager?
+  )? {
     links.withLock { links in
       guard !links.isCompleted, let onEvent = links.callbacks?.onEvent,
         let subscription = links.subscription
