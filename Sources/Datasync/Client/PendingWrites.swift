@@ -218,19 +218,10 @@ struct PendingWrites {
   private func sharedParent(of write: borrowing Write) -> DatasyncPath? {
     guard !isEmpty, let parentKeys = write.setParentKeys else { return nil }
     let last = writes[writes.count - 1]
-    guard let previousParent = last.setParentKeys, Self.areEqual(parentKeys, previousParent),
-      last.key < write.key
+    guard last.key < write.key, let lastParentKeys = last.setParentKeys,
+      parentKeys.hasSameKeys(as: lastParentKeys)
     else { return nil }
     return last.siblingParent ?? DatasyncPath(validatedKeys: Array(parentKeys))
-  }
-
-  /// Whether two runs of keys are equal, their keys compared in place (the generic `==` of
-  /// slices copies each key it compares).
-  private static func areEqual(_ lhs: ArraySlice<WebcomKey>, _ rhs: ArraySlice<WebcomKey>) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    return lhs.withUnsafeBufferPointer { lhs in
-      rhs.withUnsafeBufferPointer { rhs in lhs.indices.allSatisfy { lhs[$0] == rhs[$0] } }
-    }
   }
 
   /// Counts every pending write in the indexes, which answer from now on.

@@ -233,3 +233,16 @@ extension Sequence<DatasyncPath> {
     map { (string: $0.string, path: $0) }.sorted { $0.string < $1.string }.map(\.path)
   }
 }
+
+extension ArraySlice<WebcomKey> {
+  /// Whether both runs hold the same keys, compared in place (the generic `==` of slices copies
+  /// each key it compares).
+  func hasSameKeys(as other: Self) -> Bool {
+    count == other.count
+      && withUnsafeBufferPointer { keys in
+        other.withUnsafeBufferPointer { others in
+          keys.indices.allSatisfy { keys[$0] == others[$0] }
+        }
+      }
+  }
+}

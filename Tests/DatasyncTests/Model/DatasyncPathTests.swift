@@ -192,4 +192,16 @@ import Testing
     let keys = try fooBar.resolving(relative).keys
     #expect(keys.capacity == keys.count)
   }
+
+  /// Runs of keys compare key by key, whatever arrays hold them.
+  @Test func runsOfKeysHaveTheSameKeysWhenTheirKeysAreEqual() throws {
+    let path = try DatasyncPath(parsing: "rooms/general/messages")
+    let rebuilt = try DatasyncPath(parsing: "rooms/general").child(WebcomKey("messages"))
+    #expect(path.keys[...].hasSameKeys(as: rebuilt.keys[...]))
+    #expect(path.keys.dropLast().hasSameKeys(as: rebuilt.keys.dropLast()))
+    #expect(path.keys[0..<0].hasSameKeys(as: rebuilt.keys[3...]))
+    #expect(!path.keys[...].hasSameKeys(as: rebuilt.keys.dropLast()))
+    #expect(
+      !path.keys[...].hasSameKeys(as: try DatasyncPath(parsing: "rooms/general/message").keys[...]))
+  }
 }
