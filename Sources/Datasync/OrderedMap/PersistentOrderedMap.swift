@@ -61,20 +61,29 @@ package struct PersistentOrderedMap<Node: OrderedMapNode> {
   /// the way down: the nodes are immutable and `root`, which the caller holds, holds them.
   @inlinable
   package static func value(for key: WebcomKey, under root: Unmanaged<Node>) -> Node.Value? {
-    var found: Node.Value?
-    var node: Unmanaged<Node>? = root
-    while let current = node {
-      node = current._withUnsafeGuaranteedRef { current in
+    node(for: key, under: root)?._withUnsafeGuaranteedRef { $0.value }
+  }
+
+  /// The node of `key` in the tree under `root`, found without retaining any node (see
+  /// ``value(for:under:)``); valid while the caller holds `root`.
+  @inlinable
+  package static func node(for key: WebcomKey, under root: Unmanaged<Node>) -> Unmanaged<Node>? {
+    var node = root
+    while true {
+      var isFound = false
+      let next = node._withUnsafeGuaranteedRef { current -> Unmanaged<Node>? in
         let order = current.order(of: key)
-        if order == 0 {
-          found = current.value
+        guard order != 0 else {
+          isFound = true
           return nil
         }
         guard let next = order < 0 ? current.left : current.right else { return nil }
         return Unmanaged.passUnretained(next)
       }
+      if isFound { return node }
+      guard let next else { return nil }
+      node = next
     }
-    return found
   }
 
   /// The number of keys that come before `key` in key order, whether `key` is bound or not.

@@ -49,14 +49,24 @@ package enum JSONValue: Sendable, Equatable {
     children?[key] ?? .null
   }
 
-  /// The value of a descendant, null when absent.
+  /// The value of a descendant, null when absent. The descent retains no node on the way (this
+  /// value holds them all): only the value found is copied.
   func value(at keys: some Collection<WebcomKey>) -> JSONValue {
-    var value = self
-    for key in keys {
-      guard case .object(let object) = value, let child = object[key] else { return .null }
-      value = child
+    var remainingKeys = keys.makeIterator()
+    guard var key = remainingKeys.next() else { return self }
+    guard let root = children?.root else { return .null }
+    var object = Unmanaged.passUnretained(root)
+    while true {
+      guard let entry = PersistentOrderedMap.node(for: key, under: object) else { return .null }
+      guard let next = remainingKeys.next() else {
+        return entry._withUnsafeGuaranteedRef { $0.value }
+      }
+      guard let child = entry._withUnsafeGuaranteedRef({ $0.value.children?.root }) else {
+        return .null
+      }
+      object = Unmanaged.passUnretained(child)
+      key = next
     }
-    return value
   }
 
   /// The value with the descendant at `keys` replaced by `value`, normalised: setting null
