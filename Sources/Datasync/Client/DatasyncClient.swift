@@ -328,15 +328,14 @@ final class DatasyncClient: Sendable {
   }
 
   /// Performs the effects that only enqueue, in order, and returns the call-outs of the others,
-  /// in order, and the event batches posted (to kick). Each effect is moved out of `effects`
-  /// (iterating would copy it), which is left empty with its storage. Called with the mutex held.
+  /// in order, and the event batches posted (to kick). The effects are removed from `effects`
+  /// as they are performed (see `Array.removeEach(_:)`). Called with the mutex held.
   private func perform(_ effects: inout [ClientEffect], on guarded: inout Guarded) -> (
     callouts: [Callout], deliveries: DeliveryBatches
   ) {
     var callouts: [Callout] = []
     var deliveries = DeliveryBatches()
-    effects.reverse()
-    while let effect = effects.popLast() {
+    effects.removeEach { effect in
       switch effect {
       case .deliver(let records, let identifier):
         if let subscription = guarded.subscriptions[identifier] {

@@ -217,10 +217,9 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// lock it held for that, so that a request costs one lock fewer.
   private func drain() {
     repeat {
-      // Each request and message is moved out of its FIFO, last first once the FIFO is
-      // reversed (iterating it would copy each), leaving its storage for the next take.
-      takenUpstream.reverse()
-      while let item = takenUpstream.popLast() {
+      // Each request and message is moved out of its FIFO (see `Array.removeEach(_:)`), which
+      // keeps its storage for the next take.
+      takenUpstream.removeEach { item in
         switch item {
         case .request(let request):
           if travelsAtOnce(.upstream) {
@@ -232,8 +231,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
           work()
         }
       }
-      takenDownstream.reverse()
-      while let message = takenDownstream.popLast() {
+      takenDownstream.removeEach { message in
         if travelsAtOnce(.downstream) {
           receive(message)
         } else {

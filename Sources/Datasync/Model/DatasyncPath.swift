@@ -217,7 +217,7 @@ package struct DatasyncPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   package static func == (lhs: DatasyncPath, rhs: DatasyncPath) -> Bool {
-    lhs.keys == rhs.keys
+    lhs.keys[...].hasSameKeys(as: rhs.keys[...])
   }
 
   package func hash(into hasher: inout Hasher) {
