@@ -62,7 +62,7 @@ final class DatasyncClient: Sendable {
     self.connection = connection
     guarded = LockedValue(
       Guarded(machine: ClientStateMachine(backEndError: connection.configurationError)))
-    connection.open { [weak self] message in self?.receive(message) }
+    connection.open { [weak self] messages in self?.receive(messages) }
   }
 
   /// Closes the connection and answers the requests still waiting, as nothing else will (see
@@ -282,8 +282,12 @@ final class DatasyncClient: Sendable {
     guarded.withLock { $0.stateObservers.remove(token) }
   }
 
-  private func receive(_ message: BackEndMessage) {
-    update { guarded, effects in guarded.machine.receive(message, into: &effects) }
+  /// Handles messages of the back end, in order, as one operation: their effects are performed
+  /// in order once the last one is handled (an answer still follows the events of its change).
+  private func receive(_ messages: [BackEndMessage]) {
+    update { guarded, effects in
+      for message in messages { guarded.machine.receive(message, into: &effects) }
+    }
   }
 
   // MARK: Performing effects

@@ -38,7 +38,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// The client's handler of the back end's messages, kept in a struct: a bare function type
   /// read out of a lock's generic closure comes back wrapped in a newly allocated thunk.
   private struct Receiver {
-    let receive: @Sendable (BackEndMessage) -> Void
+    let receive: @Sendable ([BackEndMessage]) -> Void
   }
 
   /// What `lock` protects.
@@ -94,7 +94,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     self.queue = DispatchQueue(label: "datasync.connection.\(label)")
   }
 
-  func open(receiver: @escaping @Sendable (BackEndMessage) -> Void) {
+  func open(receiver: @escaping @Sendable ([BackEndMessage]) -> Void) {
     lock.withLock { mail.receiver = Receiver(receive: receiver) }
     setConnected(true)
   }
@@ -231,11 +231,14 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
           work()
         }
       }
-      takenDownstream.removeEach { message in
-        if travelsAtOnce(.downstream) {
-          receive(message)
-        } else {
-          travel(.downstream) { [self] in receive(message) }
+      // Without latency, the messages taken reach the client in one batch; with it, each
+      // travels on its own.
+      if travelsAtOnce(.downstream) {
+        receive(takenDownstream)
+        takenDownstream.removeAll(keepingCapacity: true)
+      } else {
+        takenDownstream.removeEach { message in
+          travel(.downstream) { [self] in receive([message]) }
         }
       }
       if takenUpstream.capacity > Self.keptCapacity { takenUpstream = [] }
@@ -338,9 +341,9 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     scheduleReadyWork(direction)
   }
 
-  private func receive(_ message: BackEndMessage) {
-    guard let receiver = lock.withLock({ mail.receiver }) else { return }
-    receiver.receive(message)
+  private func receive(_ messages: [BackEndMessage]) {
+    guard !messages.isEmpty, let receiver = lock.withLock({ mail.receiver }) else { return }
+    receiver.receive(messages)
   }
 }
 

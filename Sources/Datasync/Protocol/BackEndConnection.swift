@@ -5,9 +5,10 @@
 /// ``send(_:)``; the client calls ``flush()`` once it has released its own lock. The embedded back end implements it in-process; a remote back end implements it
 /// over the network.
 protocol BackEndConnection: AnyObject, Sendable {
-  /// Starts the connection; every message of the back end is passed to `receiver`, in order, one
-  /// at a time.
-  func open(receiver: @escaping @Sendable (BackEndMessage) -> Void)
+  /// Starts the connection; every message of the back end is passed to `receiver`, in order, in
+  /// batches of one or more (the messages that arrived together, which the client handles under
+  /// one lock, waking its queues once), one batch at a time.
+  func open(receiver: @escaping @Sendable ([BackEndMessage]) -> Void)
   /// Queues a request for the back end; never blocks and never calls back synchronously.
   func send(_ request: ClientRequest)
   /// Lets the requests queued so far travel; called by the client with no lock held, after the

@@ -126,7 +126,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
   let transport: RemoteTransport
   /// Protects `receiver`.
   private let lock = NSLock()
-  private var receiver: (@Sendable (BackEndMessage) -> Void)?
+  private var receiver: (@Sendable ([BackEndMessage]) -> Void)?
   /// Everything below is touched only on `queue` (in this file and its extensions).
   private var wantsConnection = false
   private var isClosed = false
@@ -177,7 +177,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
       uid: String(JSONValue.string(token).digest, radix: 16), provider: "token")
   }
 
-  func open(receiver: @escaping @Sendable (BackEndMessage) -> Void) {
+  func open(receiver: @escaping @Sendable ([BackEndMessage]) -> Void) {
     lock.withLock { self.receiver = receiver }
     setConnected(true)
   }
@@ -376,7 +376,7 @@ final class RemoteConnection: BackEndConnection, @unchecked Sendable {
 
   func deliver(_ message: BackEndMessage) {
     guard let receiver = lock.withLock({ receiver }) else { return }
-    receiver(message)
+    receiver([message])
   }
 
   /// Delivers an answer now when connected, else after the next `connected`.
