@@ -10,7 +10,9 @@ extension Publisher where Failure == Never {
   }
 }
 
-/// The values of a publisher that cannot fail, as an `AsyncSequence`.
+/// The values of a publisher that cannot fail, as an `AsyncSequence`: an
+/// ``AsyncThrowingPublisher`` whose failure type is `Never`, so that its iterator never throws
+/// and a `for await` loop needs no `try`.
 ///
 /// Making the iterator subscribes (lazily, not before); each `next()` requests exactly one value
 /// and waits for it. Copies of one iterator may wait in several tasks at once: each waiting call
@@ -21,46 +23,5 @@ extension Publisher where Failure == Never {
 /// ends the sequence. A publisher that delivers only on demand loses nothing; a hot publisher (a
 /// subject) drops the values sent while the loop body runs — use
 /// ``Publisher/values(bufferingPolicy:)`` to keep them.
-public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.Failure == Never {
-  public typealias Element = Upstream.Output
-  public typealias Failure = Never
-
-  @usableFromInline let upstream: Upstream
-
-  /// The values of `publisher`.
-  @inlinable
-  public init(_ publisher: Upstream) {
-    upstream = publisher
-  }
-
-  @inlinable
-  public func makeAsyncIterator() -> Iterator {
-    let channel = AsyncDemandChannel<Element, Never>()
-    upstream.subscribe(channel)
-    return Iterator(channel: channel, lifetime: AsyncIteratorLifetime(channel))
-  }
-
-  /// Iterates over the publisher's values one demand at a time.
-  public struct Iterator: AsyncIteratorProtocol, Sendable {
-    @usableFromInline let channel: AsyncDemandChannel<Element, Never>
-    @usableFromInline let lifetime: AsyncIteratorLifetime
-
-    @inlinable
-    init(channel: AsyncDemandChannel<Element, Never>, lifetime: AsyncIteratorLifetime) {
-      self.channel = channel
-      self.lifetime = lifetime
-    }
-
-    @inlinable
-    public mutating func next() async -> Element? {
-      await next(isolation: nil)
-    }
-
-    @inlinable
-    public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-      switch await channel.next(isolation: actor) {
-      case .success(let value): return value
-      }
-    }
-  }
-}
+public typealias AsyncPublisher<Upstream: Publisher> = AsyncThrowingPublisher<Upstream>
+where Upstream.Failure == Never
