@@ -86,8 +86,10 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// answer allocate no FIFO storage.
   @exclusivity(unchecked) private var takenUpstream: [Upstream] = []
   @exclusivity(unchecked) private var takenDownstream: [BackEndMessage] = []
-  /// The capacity up to which a drain keeps the buffers it took; a burst's are released.
-  private static let keptCapacity = 64
+  /// The capacity up to which a drain keeps the buffers it took; a burst's are released. A
+  /// client that lags behind takes hundreds of messages at once: below this bound, the next ones
+  /// arrive (with the database's lock held) in storage that need not grow.
+  private static let keptCapacity = 1_024
 
   init(database: DatasyncDatabase, label: String) {
     self.database = database
