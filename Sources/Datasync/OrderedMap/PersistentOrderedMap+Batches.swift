@@ -91,10 +91,10 @@ extension PersistentOrderedMap {
       var replaced: Node.Value?
       return inserting(key, value, into: left, replaced: &replaced)
     }
-    if delta * weight(left) < weight(right) {
+    if outweighs(weight(right), weight(left)) {
       return balanced(entryOf: right, link(key, value, left, right.left), right.right)
     }
-    if delta * weight(right) < weight(left) {
+    if outweighs(weight(left), weight(right)) {
       return balanced(entryOf: left, left.left, link(key, value, left.right, right))
     }
     return Node(key, value, left, right)
@@ -106,10 +106,10 @@ extension PersistentOrderedMap {
   static func concatenate(_ left: Node?, _ right: Node?) -> Node? {
     guard let left else { return right }
     guard let right else { return left }
-    if delta * weight(left) < weight(right) {
+    if outweighs(weight(right), weight(left)) {
       return balanced(entryOf: right, concatenate(left, right.left), right.right)
     }
-    if delta * weight(right) < weight(left) {
+    if outweighs(weight(left), weight(right)) {
       return balanced(entryOf: left, left.left, concatenate(left.right, right))
     }
     return glued(left, right)

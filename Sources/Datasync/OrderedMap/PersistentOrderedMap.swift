@@ -1,9 +1,9 @@
 /// A persistent map from keys to values, ordered by key order (see ``WebcomKey``), with access
 /// by position.
 ///
-/// A weight-balanced binary tree whose nodes record the size of their subtree (Adams' trees
-/// with the parameters (3, 2), weight = size + 1: `3 × weight(left) ≥ weight(right)` and the
-/// converse, so the height is O(log n)). Lookup, update, rank and access by position cost
+/// A weight-balanced binary tree whose nodes record the size of their subtree (Nievergelt and
+/// Reingold's trees with the parameters (5/2, 3/2), weight = size + 1:
+/// `5/2 × weight(left) ≥ weight(right)` and the converse, so the height is O(log n)). Lookup, update, rank and access by position cost
 /// O(log n); a copy costs O(1), and an update copies only the nodes on the path it changes,
 /// sharing everything else with the version it came from.
 ///
@@ -203,7 +203,7 @@ package struct PersistentOrderedMap<Node: OrderedMapNode> {
     let leftWeight = weight(node.left)
     let rightWeight = weight(node.right)
     guard node.count == leftWeight + rightWeight - 1,
-      delta * leftWeight >= rightWeight, delta * rightWeight >= leftWeight
+      !outweighs(leftWeight, rightWeight), !outweighs(rightWeight, leftWeight)
     else { return false }
     if let left = node.left {
       guard isValid(left), PersistentOrderedMap(root: left).last!.key < node.key else {
