@@ -44,7 +44,7 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// serial queues while it is held (an enqueue never runs client code), so that every client
   /// receives the changes in the order they were applied; the wake-ups they need are made once it
   /// is released (see ``wakeAfterUnlocking(_:)``).
-  private let lock = NSLock()
+  private let lock = SpinningMutex()
   /// Only touched with `lock` held, so no two accesses overlap: the dynamic exclusivity check is
   /// left out.
   @exclusivity(unchecked) private var state: DatabaseState
