@@ -1,6 +1,6 @@
 /// The parsed command line of `datasync`.
 enum Command: Equatable {
-  case help
+  case help(HelpTopic)
   case demo(DemoOptions)
   case serve(ServeOptions)
   case remote(RemoteCommandOptions)
@@ -23,7 +23,14 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
   guard let name = arguments.first else {
     throw UsageError(description: "missing command (try 'datasync --help')")
   }
-  if name == "--help" || name == "-h" || name == "help" { return .help }
+  if name == "--help" || name == "-h" { return .help(.program) }
+  if name == "help" {
+    guard let topic = arguments.dropFirst().first else { return .help(.program) }
+    guard let command = HelpTopic(command: topic) else {
+      throw UsageError(description: "no command named '\(topic)' (try 'datasync --help')")
+    }
+    return .help(command)
+  }
   if name == "serve" { return try parseServe(arguments.dropFirst()) }
   if let action = RemoteCommandOptions.Action(rawValue: name) {
     return try parseRemote(action, arguments.dropFirst())
@@ -36,7 +43,7 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
   while let option = remaining.popFirst() {
     switch option {
     case "--help", "-h":
-      return .help
+      return .help(.demo)
     case "--writers":
       options.writers = try integer(for: option, from: &remaining, in: 1...64)
     case "--messages":
@@ -51,7 +58,8 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
       }
       options.seconds = seconds
     default:
-      throw UsageError(description: "unknown option '\(option)' for 'demo' (try 'datasync --help')")
+      throw UsageError(
+        description: "unknown option '\(option)' for 'demo' (try '\(HelpTopic.demo.request)')")
     }
   }
   return .demo(options)
@@ -64,7 +72,7 @@ private func parseServe(_ arguments: ArraySlice<String>) throws(UsageError) -> C
   while let option = remaining.popFirst() {
     switch option {
     case "--help", "-h":
-      return .help
+      return .help(.serve)
     case "--host":
       options.host = try text(for: option, from: &remaining)
     case "--port":
@@ -83,7 +91,7 @@ private func parseServe(_ arguments: ArraySlice<String>) throws(UsageError) -> C
       options.isVerbose = true
     default:
       throw UsageError(
-        description: "unknown option '\(option)' for 'serve' (try 'datasync --help')")
+        description: "unknown option '\(option)' for 'serve' (try '\(HelpTopic.serve.request)')")
     }
   }
   if options.isOpen && options.rulesPath != nil {
@@ -117,54 +125,6 @@ private func integer(
   }
   return value
 }
-
-let usage = """
-  USAGE: datasync <command> [options]
-         datasync get|set|merge|push|delete|watch <url>/<path> [json|-] [--token T]
-
-  Commands:
-    demo        A live chat room on the embedded database: writers push messages concurrently,
-                a reader keeps an ordered, duplicate-free feed with a Streams pipeline.
-    serve       Serve databases over HTTP: the REST and streaming (Server-Sent Events) protocol
-                of hosted realtime databases, durable in SQLite files.
-    get         Print the JSON value at <url>/<path> (http://127.0.0.1:9000/rooms/a).
-    set         Write the JSON value (- reads it from the standard input); prints what was
-                written.
-    merge       Write each member of the JSON object (keys may be paths below the location).
-    push        Add the JSON value as a new child; prints {"name": "<new key>"}.
-    delete      Remove the value.
-    watch       Print one line per event until interrupted: added|changed|removed <key> <json>
-                for children, value <key> <json> for the location; reconnects on its own and
-                says so on the standard error.
-
-  Options of get, set, merge, push, delete and watch:
-    --token T       The credential sent with every request (auth=T).
-    A namespace is given as ?ns=NS in the URL. get also takes the read parameters of the REST
-    protocol in the URL: shallow, print, format, orderBy with startAt, startAfter, endAt,
-    endBefore, equalTo, limitToFirst, limitToLast ('.../rooms?orderBy="$key"&limitToFirst=10').
-    Exit status: 0 success, 1 the server refused the request or could not be reached (its
-    message on the standard error), 2 bad usage.
-
-  Options of demo:
-    --writers N     Concurrent writers, 1 to 64 (default 4).
-    --messages N    Messages seeded in the room before the writers start (default 200).
-    --seconds S     How long the writers write (default 3).
-    --help          Show this help.
-
-  Options of serve:
-    --host H          The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).
-    --port N          The port, 0 for a free one (default 9000); the chosen port is printed.
-    --data FILE       The database file of the default namespace (default ./datasync.sqlite);
-                      namespace NS lives beside it (./datasync.NS.sqlite), created on first use.
-    --rules FILE      Security rules ({"rules": {...}}); default: "auth != null" for read and
-                      write.
-    --open            Open rules: everyone may read and write everything.
-    --tokens FILE     The identity of each token: {"<token>": {"uid": "...", "provider": "...",
-                      "claims": {...}}, "<token>": {"admin": true}}.
-    --admin-token T   The token of the administrator (default owner), who bypasses the rules.
-    --verbose         Log one line per request.
-    --help            Show this help.
-  """
 
 /// The options of `datasync serve`.
 struct ServeOptions: Equatable {

@@ -36,12 +36,14 @@ func parseRemote(_ action: RemoteCommandOptions.Action, _ arguments: ArraySlice<
   while let argument = remaining.popFirst() {
     switch argument {
     case "--help", "-h":
-      return .help
+      return .help(.remote(action))
     case "--token":
       token = try text(for: argument, from: &remaining)
     case let option where option.hasPrefix("--"):
       throw UsageError(
-        description: "unknown option '\(option)' for '\(action.rawValue)' (try 'datasync --help')")
+        description:
+          "unknown option '\(option)' for '\(action.rawValue)' "
+          + "(try '\(HelpTopic.remote(action).request)')")
     default:
       positional.append(argument)
     }

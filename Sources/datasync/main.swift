@@ -2,8 +2,8 @@ import Foundation
 
 do {
   switch try parseCommand(Array(CommandLine.arguments.dropFirst())) {
-  case .help:
-    print(usage)
+  case .help(let topic):
+    print(usage(for: topic))
   case .demo(let options):
     let succeeded = try await ChatDemo(options: options).run()
     exit(succeeded ? 0 : 1)
