@@ -3,32 +3,6 @@ import Testing
 
 /// Runs the built `datasync` executable, as a user would.
 @Suite(.timeLimit(.minutes(2))) struct DemoCommandTests {
-  struct Run {
-    let status: Int32
-    let output: String
-    let error: String
-  }
-
-  private func datasync(_ arguments: [String]) throws -> Run {
-    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let executable = directory.appendingPathComponent("datasync")
-    try #require(FileManager.default.isExecutableFile(atPath: executable.path))
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorData, as: UTF8.self))
-  }
-
   /// The summary's lines as label → value, whatever their alignment: `  label:   value` gives
   /// `label` → `value`.
   private func summary(of output: String) -> [String: String] {
@@ -48,7 +22,7 @@ import Testing
   }
 
   @Test func demoShowsALiveFeedAndACorrectSummary() throws {
-    let run = try datasync(["demo", "--writers", "3", "--messages", "50", "--seconds", "1"])
+    let run = try runDatasync(["demo", "--writers", "3", "--messages", "50", "--seconds", "1"])
     #expect(run.status == 0)
     #expect(run.output.contains("feed:"))
     let summary = summary(of: run.output)
@@ -80,18 +54,10 @@ import Testing
     [],
   ])
   func badArgumentsGiveAOneLineErrorAndStatusTwo(arguments: [String]) throws {
-    let run = try datasync(arguments)
+    let run = try runDatasync(arguments)
     #expect(run.status == 2)
     #expect(run.output.isEmpty)
     #expect(run.error.hasPrefix("datasync: error: "))
     #expect(run.error.split(separator: "\n").count == 1)
-  }
-
-  @Test func helpDescribesTheOptions() throws {
-    let run = try datasync(["demo", "--help"])
-    #expect(run.status == 0)
-    for option in ["USAGE: datasync demo", "--writers", "--messages", "--seconds", "--help"] {
-      #expect(run.output.contains(option))
-    }
   }
 }

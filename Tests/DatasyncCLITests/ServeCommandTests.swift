@@ -161,37 +161,10 @@ import Testing
     ["serve", "--tokens", "/nonexistent/tokens.json"],
   ])
   func badArgumentsGiveAOneLineErrorAndStatusTwo(arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = datasyncExecutable()
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 2)
-    #expect(printed.isEmpty)
-    #expect(message.hasPrefix("datasync: error: "))
-    #expect(message.split(separator: "\n").count == 1)
-  }
-
-  @Test func helpDescribesEveryServeOption() throws {
-    let process = Process()
-    process.executableURL = datasyncExecutable()
-    process.arguments = ["serve", "--help"]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    for option in [
-      "--host", "--port", "--data", "--rules", "--open", "--tokens", "--admin-token", "--verbose",
-    ] {
-      #expect(text.contains(option))
-    }
+    let run = try runDatasync(arguments)
+    #expect(run.status == 2)
+    #expect(run.output.isEmpty)
+    #expect(run.error.hasPrefix("datasync: error: "))
+    #expect(run.error.split(separator: "\n").count == 1)
   }
 }
