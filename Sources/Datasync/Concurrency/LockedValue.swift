@@ -5,13 +5,14 @@ import Foundation
 /// The project's locked state lives in these boxes rather than in `Synchronization.Mutex`: on
 /// Linux, `Mutex` waits with futex calls that ThreadSanitizer does not see, so the sanitizer
 /// reports every contended access to a `Mutex`'s value as a race and the suite's race checks
-/// would be blind. This box locks with `NSLock` (a POSIX mutex the sanitizer understands).
+/// would be blind. This box locks with a ``SpinningMutex`` (a POSIX mutex the sanitizer
+/// understands).
 ///
 /// As with any lock: keep the closure short, and never call out (user code, callbacks, other
 /// locks' owners) from inside it.
 package final class LockedValue<Value>: @unchecked Sendable {
   // `lock` protects `value`: every access goes through `withLock`.
-  private let lock = NSLock()
+  private let lock = SpinningMutex()
   /// Only touched inside `withLock`, with the lock held, so no two accesses ever overlap: the
   /// dynamic exclusivity check (a `swift_beginAccess` per `withLock`) is left out.
   @exclusivity(unchecked) private var value: Value

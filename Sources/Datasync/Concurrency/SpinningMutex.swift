@@ -35,9 +35,22 @@ final class SpinningMutex: @unchecked Sendable {
   }
 
   /// Runs `body` with the lock held and returns what it returns.
-  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+  func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure)
+    -> Result
+  {
+    lock()
+    defer { unlock() }
     return try body()
+  }
+
+  /// Takes the lock, waiting for it; pair with ``unlock()`` on the same thread, or prefer
+  /// ``withLock(_:)``.
+  func lock() {
+    pthread_mutex_lock(mutex)
+  }
+
+  /// Releases the lock taken by ``lock()`` on this thread.
+  func unlock() {
+    pthread_mutex_unlock(mutex)
   }
 }

@@ -65,7 +65,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   private let database: DatasyncDatabase
   private let queue: DispatchQueue
   /// Protects `mail`.
-  private let lock = NSLock()
+  private let lock = SpinningMutex()
   /// Only touched with `lock` held, so no two accesses overlap: the dynamic exclusivity check is
   /// left out.
   @exclusivity(unchecked) private var mail = Mail()
