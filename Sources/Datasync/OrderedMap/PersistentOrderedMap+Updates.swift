@@ -106,8 +106,9 @@ extension PersistentOrderedMap {
   /// ``rotatesOnce(inner:outer:)``) rather than the integer pair (3, 2), a subtree keeps at most
   /// 5/7 of its parent's weight instead of 3/4: keys added in increasing order (push
   /// identifiers) leave a right spine about 15% shorter, so each later addition copies fewer
-  /// nodes. Both pairs are proven to keep every tree balanced under insertions, removals and the
-  /// joins of ``link(_:_:_:_:)`` and ``concatenate(_:_:)``.
+  /// nodes. Both pairs lie in the range proven to keep every tree balanced under insertions and
+  /// removals (Hirai and Yamamoto, "Balancing weight-balanced trees", 2011); the tests check the
+  /// joins of ``link(_:_:_:_:)`` and ``concatenate(_:_:)`` too.
   @inlinable @inline(__always)
   static func outweighs(_ heavy: Int, _ light: Int) -> Bool { 2 * heavy > 5 * light }
 

@@ -3,9 +3,9 @@
 ///
 /// A weight-balanced binary tree whose nodes record the size of their subtree (Nievergelt and
 /// Reingold's trees with the parameters (5/2, 3/2), weight = size + 1:
-/// `5/2 × weight(left) ≥ weight(right)` and the converse, so the height is O(log n)). Lookup, update, rank and access by position cost
-/// O(log n); a copy costs O(1), and an update copies only the nodes on the path it changes,
-/// sharing everything else with the version it came from.
+/// `5/2 × weight(left) ≥ weight(right)` and the converse, so the height is O(log n)). Lookup,
+/// update, rank and access by position cost O(log n); a copy costs O(1), and an update copies
+/// only the nodes on the path it changes, sharing everything else with the version it came from.
 ///
 /// The nodes are a class of the caller's choice (``OrderedMapNode``): ``JSONObject`` keeps its
 /// children in ``JSONObjectNode``s, `children(as:)` keeps decoded children in
