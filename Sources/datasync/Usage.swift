@@ -38,7 +38,7 @@ func usage(for topic: HelpTopic) -> String {
              datasync get|set|merge|push|delete|watch <url>/<path> [json|-] [--token T]
 
       Commands:
-      \(commandSummaries.map { $0.lines.joined(separator: "\n") }.joined(separator: "\n"))
+      \(commandListing)
 
       Options of get, set, merge, push, delete and watch:
       \(remoteOptions)
@@ -102,52 +102,53 @@ private func remoteExample(_ action: RemoteCommandOptions.Action) -> String {
   }
 }
 
-/// Each command's name and description, as the program's help lists them.
-private let commandSummaries: [(name: String, lines: [String])] = [
+/// Each command's name and description, in the order the program's help lists them.
+private let commandSummaries: [(name: String, description: [String])] = [
   (
     "demo",
     [
-      "  demo        A live chat room on the embedded database: writers push messages concurrently,",
-      "              a reader keeps an ordered, duplicate-free feed with a Streams pipeline.",
+      "A live chat room on the embedded database: writers push messages concurrently,",
+      "a reader keeps an ordered, duplicate-free feed with a Streams pipeline.",
     ]
   ),
   (
     "serve",
     [
-      "  serve       Serve databases over HTTP: the REST and streaming (Server-Sent Events) protocol",
-      "              of hosted realtime databases, durable in SQLite files.",
+      "Serve databases over HTTP: the REST and streaming (Server-Sent Events) protocol",
+      "of hosted realtime databases, durable in SQLite files.",
     ]
   ),
-  ("get", ["  get         Print the JSON value at <url>/<path> (http://127.0.0.1:9000/rooms/a)."]),
+  ("get", ["Print the JSON value at <url>/<path> (http://127.0.0.1:9000/rooms/a)."]),
   (
     "set",
-    [
-      "  set         Write the JSON value (- reads it from the standard input); prints what was",
-      "              written.",
-    ]
+    ["Write the JSON value (- reads it from the standard input); prints what was", "written."]
   ),
-  (
-    "merge",
-    [
-      "  merge       Write each member of the JSON object (keys may be paths below the location)."
-    ]
-  ),
-  ("push", ["  push        Add the JSON value as a new child; prints {\"name\": \"<new key>\"}."]),
-  ("delete", ["  delete      Remove the value."]),
+  ("merge", ["Write each member of the JSON object (keys may be paths below the location)."]),
+  ("push", ["Add the JSON value as a new child; prints {\"name\": \"<new key>\"}."]),
+  ("delete", ["Remove the value."]),
   (
     "watch",
     [
-      "  watch       Print one line per event until interrupted: added|changed|removed <key> <json>",
-      "              for children, value <key> <json> for the location; reconnects on its own and",
-      "              says so on the standard error.",
+      "Print one line per event until interrupted: added|changed|removed <key> <json>",
+      "for children, value <key> <json> for the location; reconnects on its own and",
+      "says so on the standard error.",
     ]
   ),
 ]
 
-/// A command's description as a paragraph of its own (the listing's indentation taken off).
+/// The program's list of commands: each name in a column of its own, then its description.
+private var commandListing: String {
+  let column = 12
+  return commandSummaries.map { command in
+    let name = "  " + command.name + String(repeating: " ", count: column - command.name.count)
+    let indent = String(repeating: " ", count: 2 + column)
+    return name + command.description.joined(separator: "\n" + indent)
+  }.joined(separator: "\n")
+}
+
+/// A command's description as a paragraph of its own.
 private func summary(of command: String) -> String {
-  let lines = commandSummaries.first { $0.name == command }?.lines ?? []
-  return lines.map { String($0.dropFirst(14)) }.joined(separator: "\n")
+  (commandSummaries.first { $0.name == command }?.description ?? []).joined(separator: "\n")
 }
 
 private let remoteOptions = """

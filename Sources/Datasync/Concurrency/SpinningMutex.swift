@@ -10,8 +10,9 @@
 /// and a context switch); elsewhere, the system's default mutex.
 ///
 /// `NSLock` sleeps at once: where writers on several threads take turns on the database's lock,
-/// those sleeps and wake-ups were the largest part of the time spent in the kernel. Like
-/// ``LockedValue``, it is a POSIX mutex, which the thread sanitizer understands.
+/// those sleeps and wake-ups were the largest part of the time spent in the kernel. It is a
+/// POSIX mutex, which the thread sanitizer understands (see ``LockedValue``, which locks with
+/// it).
 final class SpinningMutex: @unchecked Sendable {
   // The mutex is only used through its own calls, which make it thread-safe; the pointer never
   // changes.
