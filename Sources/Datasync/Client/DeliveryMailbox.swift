@@ -86,6 +86,10 @@ final class DeliveryMailbox: Sendable {
   /// The number of posts so far (wrapping), counted under the lock, which a waiting drain watches
   /// without taking it.
   private let postCount = Atomic<UInt>(0)
+  /// Whether the phase is idle, written under the lock where the phase leaves or enters idle, so
+  /// that a kick finding a drain enqueued or running returns without taking the lock (see
+  /// ``kick()``).
+  private let isIdleWithoutLock = Atomic<Bool>(true)
 
   /// A mailbox for `queue`, outside the registry (``mailbox(for:)`` registers the ones it makes);
   /// tests shorten `roundsLimit` to make drains hand over often.
@@ -163,11 +167,19 @@ final class DeliveryMailbox: Sendable {
   /// drain is on the queue (a kick that returned then would let the application enqueue work
   /// ahead of its events). `async` runs no code of the application nor of this module and takes
   /// none of their locks.
+  ///
+  /// A kick that reads the phase not idle without the lock returns at once: the drain enqueued
+  /// or running then takes the poster's parcels. A drain goes back to idle only under the lock
+  /// and only when no parcel waits, and the flag says idle from then on, so a post made before
+  /// it would have been taken, and one made after it reads idle (or the flag of a later kick,
+  /// whose drain was enqueued before the flag was written).
   func kick() {
+    guard isIdleWithoutLock.load(ordering: .acquiring) else { return }
     waiting.withLock { waiting in
       guard waiting.phase == .idle, !waiting.parcels.isEmpty else { return }
       waiting.phase = .scheduled
       queue.async { self.drain() }
+      isIdleWithoutLock.store(false, ordering: .releasing)
     }
   }
 
@@ -234,6 +246,7 @@ final class DeliveryMailbox: Sendable {
       // Read under the lock, where posts count themselves: no post is missed.
       if mayWait { return .wait(postCount: postCount.load(ordering: .relaxed)) }
       waiting.phase = .idle
+      isIdleWithoutLock.store(true, ordering: .releasing)
       waiting.lastDrainEnd = now
       return .end
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An embedded, in-memory Datasync back end that enforces security rules.
 ///
@@ -52,9 +53,13 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// once it is released, so that no thread wake-up (a system call) lengthens the time the lock
   /// is held. Only touched with `lock` held.
   @exclusivity(unchecked) private var connectionsToWake: [EmbeddedConnection] = []
-  /// The clock (a test hook), behind a lock of its own so that reading it before a request does
-  /// not take the database's lock; it is called after that lock is released.
-  private let clock = LockedValue(Clock(now: { Date() }))
+  /// The clock a test set in place of the system's (a test hook), behind a lock of its own so
+  /// that reading it before a request does not take the database's lock; it is called after
+  /// that lock is released. Nil: the system's clock.
+  private let testClock = LockedValue<Clock?>(nil)
+  /// Whether `testClock` was ever set: until then, a request reads the system's clock without
+  /// taking `testClock`'s lock.
+  private let hasTestClock = Atomic<Bool>(false)
 
   /// The clock, in a struct: the lock's generic storage keeps it as it is, where a bare closure
   /// would be wrapped in one more conversion thunk at each access.
@@ -115,7 +120,10 @@ public final class DatasyncDatabase: @unchecked Sendable {
 
   /// The back end's current time, read from its clock outside the lock.
   private func currentDate() -> Date {
-    clock.withLock { $0 }.now()
+    guard hasTestClock.load(ordering: .acquiring), let clock = testClock.withLock({ $0 }) else {
+      return Date()
+    }
+    return clock.now()
   }
 
   /// Runs `change` on the state with the lock held, then, with the lock released, enqueues the
@@ -170,7 +178,8 @@ public final class DatasyncDatabase: @unchecked Sendable {
   /// the client's): it resolves ``WebcomDate/backEndCurrentDate``, gives `now` in rules and the
   /// clock offset announced to clients when they connect.
   func setClock(_ clock: @escaping @Sendable () -> Date) {
-    self.clock.withLock { $0 = Clock(now: clock) }
+    testClock.withLock { $0 = Clock(now: clock) }
+    hasTestClock.store(true, ordering: .releasing)
   }
 
   /// Stops serving the listens at or below a path, whatever the rules (a test hook standing for

@@ -86,6 +86,9 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
   /// answer allocate no FIFO storage.
   @exclusivity(unchecked) private var takenUpstream: [Upstream] = []
   @exclusivity(unchecked) private var takenDownstream: [BackEndMessage] = []
+  /// The receiver as it was at the running drain's last take (touched only by it): the messages
+  /// taken then reach it without another turn of the lock.
+  @exclusivity(unchecked) private var takenReceiver: Receiver?
   /// The capacity up to which a drain keeps the buffers it took; a burst's are released. A
   /// client that lags behind takes hundreds of messages at once: below this bound, the next ones
   /// arrive (with the database's lock held) in storage that need not grow.
@@ -211,6 +214,7 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     }
     swap(&mail.upstream, &takenUpstream)
     swap(&mail.downstream, &takenDownstream)
+    takenReceiver = mail.receiver
     return true
   }
 
@@ -343,8 +347,10 @@ final class EmbeddedConnection: BackEndConnection, @unchecked Sendable {
     scheduleReadyWork(direction)
   }
 
+  /// Hands messages to the receiver of the drain's last take (none once the client closed the
+  /// connection before it).
   private func receive(_ messages: [BackEndMessage]) {
-    guard !messages.isEmpty, let receiver = lock.withLock({ mail.receiver }) else { return }
+    guard !messages.isEmpty, let receiver = takenReceiver else { return }
     receiver.receive(messages)
   }
 }
