@@ -168,11 +168,11 @@ final class DeliveryMailbox: Sendable {
   /// ahead of its events). `async` runs no code of the application nor of this module and takes
   /// none of their locks.
   ///
-  /// A kick that reads the phase not idle without the lock returns at once: the drain enqueued
-  /// or running then takes the poster's parcels. A drain goes back to idle only under the lock
-  /// and only when no parcel waits, and the flag says idle from then on, so a post made before
-  /// it would have been taken, and one made after it reads idle (or the flag of a later kick,
-  /// whose drain was enqueued before the flag was written).
+  /// A kick that finds the flag `isIdleWithoutLock` false returns without taking the lock: a
+  /// drain is enqueued or running, and it takes the parcels posted before the kick. A drain
+  /// goes back to idle only under the lock, when no parcel waits, and sets the flag then; so
+  /// after a post made later, the kick reads the flag true, or false only once another kick has
+  /// enqueued a drain (the flag is set false after that `async`).
   func kick() {
     guard isIdleWithoutLock.load(ordering: .acquiring) else { return }
     waiting.withLock { waiting in
