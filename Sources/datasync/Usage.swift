@@ -17,14 +17,19 @@ enum HelpTopic: Equatable {
     }
   }
 
+  /// The name of the command the topic describes, nil for the whole program.
+  var command: String? {
+    switch self {
+    case .program: nil
+    case .demo: "demo"
+    case .serve: "serve"
+    case .remote(let action): action.rawValue
+    }
+  }
+
   /// The words that ask for this help, for the hints of usage errors.
   var request: String {
-    switch self {
-    case .program: "datasync --help"
-    case .demo: "datasync demo --help"
-    case .serve: "datasync serve --help"
-    case .remote(let action): "datasync \(action.rawValue) --help"
-    }
+    command.map { "datasync \($0) --help" } ?? "datasync --help"
   }
 }
 
@@ -55,7 +60,7 @@ func usage(for topic: HelpTopic) -> String {
     return """
       USAGE: datasync demo [--writers N] [--messages N] [--seconds S]
 
-      \(summary(of: "demo"))
+      \(summary(of: topic))
 
       Options:
       \(demoOptions)
@@ -67,7 +72,7 @@ func usage(for topic: HelpTopic) -> String {
       USAGE: datasync serve [--host H] [--port N] [--data FILE] [--rules FILE | --open]
                             [--tokens FILE] [--admin-token T] [--verbose]
 
-      \(summary(of: "serve"))
+      \(summary(of: topic))
 
       Options:
       \(serveOptions)
@@ -79,7 +84,7 @@ func usage(for topic: HelpTopic) -> String {
     return """
       USAGE: datasync \(action.rawValue) <url>/<path>\(value) [--token T]
 
-      \(summary(of: action.rawValue))
+      \(summary(of: topic))
 
       Options:
       \(remoteOptions)
@@ -146,9 +151,9 @@ private var commandListing: String {
   }.joined(separator: "\n")
 }
 
-/// A command's description as a paragraph of its own.
-private func summary(of command: String) -> String {
-  (commandSummaries.first { $0.name == command }?.description ?? []).joined(separator: "\n")
+/// The description of a topic's command as a paragraph of its own.
+private func summary(of topic: HelpTopic) -> String {
+  (commandSummaries.first { $0.name == topic.command }?.description ?? []).joined(separator: "\n")
 }
 
 private let remoteOptions = """

@@ -161,10 +161,6 @@ import Testing
     ["serve", "--tokens", "/nonexistent/tokens.json"],
   ])
   func badArgumentsGiveAOneLineErrorAndStatusTwo(arguments: [String]) throws {
-    let run = try runDatasync(arguments)
-    #expect(run.status == 2)
-    #expect(run.output.isEmpty)
-    #expect(run.error.hasPrefix("datasync: error: "))
-    #expect(run.error.split(separator: "\n").count == 1)
+    expectOneLineUsageError(try runDatasync(arguments))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -11,6 +12,17 @@ struct CommandResult {
   let status: Int32
   let output: String
   let error: String
+}
+
+/// Expects `run` to be a usage error: status 2, nothing printed, and one line on the standard
+/// error saying so.
+func expectOneLineUsageError(
+  _ run: CommandResult, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(run.status == 2, sourceLocation: sourceLocation)
+  #expect(run.output.isEmpty, sourceLocation: sourceLocation)
+  #expect(run.error.hasPrefix("datasync: error: "), sourceLocation: sourceLocation)
+  #expect(run.error.split(separator: "\n").count == 1, sourceLocation: sourceLocation)
 }
 
 /// Runs `datasync` with `arguments` (and `input` on its standard input) until it exits (at most
